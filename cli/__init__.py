@@ -1,0 +1,1 @@
+"""The ``solve`` command line."""

@@ -1,0 +1,52 @@
+/* The C-level game interface every kernel exports and every search uses.
+ *
+ * A kernel fills one GameDef per game object (its tables live behind
+ * `params`) and keeps each state in a fixed-size plain struct of
+ * `state_size` bytes, so cloning is a memcpy and a search can keep many
+ * states in one array. Search code (MCTS, endgame) includes only this header
+ * and never a particular game. Function pointers cost a few nanoseconds per
+ * call; none of them touches a Python object, so all run without the GIL.
+ *
+ * Conventions shared with the Python interface (solvers/game.py):
+ *   current_player: a seat >= 0, GAME_CHANCE or GAME_TERMINAL;
+ *   legal_actions: sorted ascending; at a chance node, the outcomes;
+ *   returns: one double per seat, the game's result.
+ */
+#ifndef SOLVERS_GAME_API_H
+#define SOLVERS_GAME_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GAME_CHANCE (-1)
+#define GAME_TERMINAL (-4)
+/* action_observation() result for an action the observer cannot see */
+#define GAME_HIDDEN (-2)
+
+typedef struct GameDef {
+    const char *name;
+    int num_players;
+    int max_actions;          /* most legal actions (or chance outcomes) at one node */
+    int num_distinct_actions; /* actions are 0 .. num_distinct_actions-1 */
+    int max_game_length;      /* most actions, chance included, in one game */
+    size_t state_size;        /* bytes of one state struct */
+    const void *params;       /* the game's constant tables */
+
+    int (*current_player)(const void *params, const void *st);
+    int (*legal_actions)(const void *params, const void *st, int *out);
+    void (*apply_action)(const void *params, void *st, int action);
+    /* outcomes and their probabilities at a chance node; returns the count */
+    int (*chance_outcomes)(const void *params, const void *st, int *out, double *probs);
+    /* one outcome drawn with the caller's generator */
+    int (*sample_chance)(const void *params, const void *st, uint64_t *rng);
+    void (*returns)(const void *params, const void *st, double *out);
+    /* re-deal everything `player` cannot see, consistently with what they saw */
+    void (*determinize)(const void *params, void *st, int player, uint64_t *rng);
+    /* what `player` learns when `action` is applied in `st`: the action itself
+       or GAME_HIDDEN (another player's secret draw, say) */
+    int (*action_observation)(const void *params, const void *st, int action, int player);
+    /* a hash of the full state (Zobrist or mixed), for transposition tables */
+    uint64_t (*hash)(const void *params, const void *st);
+} GameDef;
+
+#endif

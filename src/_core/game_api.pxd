@@ -1,0 +1,42 @@
+# Cython view of game_api.h and rng.h: declarations only, no runtime import.
+from libc.stdint cimport uint64_t, int8_t
+
+cdef extern from "game_api.h" nogil:
+    enum:
+        GAME_CHANCE
+        GAME_TERMINAL
+        GAME_HIDDEN
+
+    ctypedef struct GameDef:
+        const char *name
+        int num_players
+        int max_actions
+        int num_distinct_actions
+        int max_game_length
+        size_t state_size
+        const void *params
+        int (*current_player)(const void *params, const void *st) noexcept nogil
+        int (*legal_actions)(const void *params, const void *st, int *out) noexcept nogil
+        void (*apply_action)(const void *params, void *st, int action) noexcept nogil
+        int (*chance_outcomes)(const void *params, const void *st, int *out, double *probs) noexcept nogil
+        int (*sample_chance)(const void *params, const void *st, uint64_t *rng) noexcept nogil
+        void (*returns)(const void *params, const void *st, double *out) noexcept nogil
+        void (*determinize)(const void *params, void *st, int player, uint64_t *rng) noexcept nogil
+        int (*action_observation)(const void *params, const void *st, int action, int player) noexcept nogil
+        uint64_t (*hash)(const void *params, const void *st) noexcept nogil
+
+cdef extern from "rng.h" nogil:
+    uint64_t splitmix64_next(uint64_t *state)
+    int rng_below(uint64_t *state, int n)
+    double rng_unit(uint64_t *state)
+    void rng_shuffle_i8(uint64_t *state, int8_t *items, int n)
+
+# Kernels hand their GameDef and state pointers to search modules as capsules
+# with these names (PyCapsule_New / PyCapsule_GetPointer).
+cdef extern from *:
+    """
+    #define SOLVERS_GAMEDEF_CAPSULE "solvers.GameDef"
+    #define SOLVERS_STATE_CAPSULE "solvers.State"
+    """
+    const char *SOLVERS_GAMEDEF_CAPSULE
+    const char *SOLVERS_STATE_CAPSULE

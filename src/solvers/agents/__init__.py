@@ -1,0 +1,1 @@
+"""Agents: one API for every game (``solvers.load_agent``)."""

@@ -1,0 +1,1 @@
+"""Coast to Coast: rules (``reference``), data (``data``) and the kernel wrapper."""

@@ -1,0 +1,1 @@
+"""CP-SAT models (Coast to Coast itineraries and challenges)."""

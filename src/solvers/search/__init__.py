@@ -1,0 +1,1 @@
+"""Game-agnostic search: MCTS, information-set MCTS, exact endgame search."""
