@@ -1,0 +1,299 @@
+"""``solve c2c``: Coast to Coast challenges, hindsight optima and play."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solvers.errors import SolversError
+from solvers.games.c2c.challenges import challenge_id, required_locations
+from solvers.games.c2c.data import CoastMap, load_map
+from solvers.games.c2c.deal import parse_deal
+
+from .common import default_workers, out, percent, print_json, progress
+from .render_c2c import draw_sheet
+
+DEFAULT_SHUFFLES = 40
+DEFAULT_SHUFFLES_ALL = 12
+DEFAULT_ONLINE = "mcts:iterations=2000"
+
+
+def _load_map(map_file: str | None) -> CoastMap:
+    return load_map(map_file)
+
+
+def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
+    if path == "-":
+        return parse_deal(sys.stdin.read().splitlines(), m, challenge, source="stdin")
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as e:
+        raise SolversError(f"cannot read deal file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise SolversError(f"deal file {path} is not UTF-8 text") from None
+    return parse_deal(text.splitlines(), m, challenge, source=path)
+
+
+@click.group("c2c", invoke_without_command=True)
+@click.option("--challenge", "-c", metavar="NAME",
+              help="A solo challenge card, e.g. \"Wrigley Field\" (case-insensitive).")
+@click.option("--deal", "deal_file", metavar="FILE",
+              help="A shuffle you played: 24 location names, one per line "
+                   "(4 setup cards, then 4 per round); '-' reads stdin.")
+@click.option("--all-challenges", is_flag=True, help="Report all 32 challenges in one table.")
+@click.option("--shuffles", type=click.IntRange(1), metavar="N",
+              help=f"Random shuffles for the win rates [default: {DEFAULT_SHUFFLES}, "
+                   f"{DEFAULT_SHUFFLES_ALL} per challenge with --all-challenges].")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the shuffles and of the online player.")
+@click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
+              help="Processes to use [default: all cores].")
+@click.option("--online", "online_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
+              help="The online player (sees only revealed cards), as an agent spec.")
+@click.option("--time-limit", type=click.FloatRange(0.1), default=30.0, show_default=True,
+              metavar="S", help="Seconds allowed to each CP-SAT solve.")
+@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Another player sheet in the JSON schema of the built-in one.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="With --all-challenges: print CSV.")
+@click.option("--plot", metavar="FILE.png", type=click.Path(dir_okay=False),
+              help="With --all-challenges: plot ceiling and online rate (needs matplotlib).")
+@click.pass_context
+def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_challenges: bool,
+        shuffles: int | None, seed: int, workers: int | None, online_spec: str,
+        time_limit: float, map_file: str | None, as_json: bool, as_csv: bool,
+        plot: str | None) -> None:
+    """Coast to Coast: solo challenges, optimal itineraries, play.
+
+    \b
+    solve c2c --challenge "Wrigley Field"
+        The 16 required locations and why, whether any shuffle can win it and
+        the best possible score (proven with CP-SAT), the share of random
+        shuffles that can be won with hindsight (the ceiling) and the share an
+        online player wins seeing only the revealed cards, and one winning
+        itinerary drawn as a map.
+    solve c2c --deal FILE [--challenge NAME]
+        The best possible play for a shuffle you played, proven optimal.
+    solve c2c --all-challenges [--csv | --json] [--plot FILE.png]
+        All 32 challenges in one table, sorted by difficulty.
+    solve c2c play --challenge NAME
+        Play a challenge (or a game against AI players) in the terminal.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    workers = workers or default_workers()
+    m = _load_map(map_file)
+    if as_csv and not all_challenges:
+        raise click.UsageError("--csv goes with --all-challenges")
+    if plot and not all_challenges:
+        raise click.UsageError("--plot goes with --all-challenges")
+    if deal_file is not None:
+        if all_challenges:
+            raise click.UsageError("--deal and --all-challenges do not go together")
+        ch = challenge_id(m, challenge) if challenge is not None else None
+        deal = _read_deal(deal_file, m, ch)
+        report_deal(m, deal, ch, time_limit, as_json)
+    elif all_challenges:
+        if challenge is not None:
+            raise click.UsageError("--challenge and --all-challenges do not go together")
+        report_all(m, shuffles or DEFAULT_SHUFFLES_ALL, seed, workers, online_spec,
+                   time_limit, as_json, as_csv, plot)
+    elif challenge is not None:
+        report_challenge(m, challenge_id(m, challenge), shuffles or DEFAULT_SHUFFLES, seed,
+                         workers, online_spec, time_limit, as_json)
+    else:
+        click.echo(ctx.get_help())
+        ctx.exit(2)
+
+
+# ---------------------------------------------------------------- --deal
+def report_deal(m: CoastMap, deal: list[int], ch: int | None, time_limit: float,
+                as_json: bool) -> None:
+    from solvers.optimize.c2c import hindsight_optimum
+
+    result = hindsight_optimum(deal, challenge=ch, map=m, time_limit=time_limit)
+    names = [l.name for l in m.locations]
+    data = {
+        "deal": [names[c] for c in deal],
+        "challenge": None if ch is None else names[ch],
+        "status": result.status,
+        "score": result.score,
+        "won": result.won,
+        "bound": result.bound,
+        "seconds": round(result.wall_time, 3),
+        "plan": result.plan,
+    }
+    if as_json:
+        print_json(data)
+        return
+    title = f"Hindsight optimum{'' if ch is None else ' for the ' + names[ch] + ' challenge'}"
+    out.print(f"[bold]{title}[/bold]")
+    if result.status == "infeasible":
+        out.print("This shuffle cannot win the challenge, whatever the play (proven).")
+        return
+    proven = "proven optimal" if result.status == "optimal" else f"best found; bound {result.bound}"
+    out.print(f"Best score: [bold]{result.score}[/bold] ({proven}, {result.wall_time:.2f} s)")
+    print_plan(m, result.plan, deal, ch)
+
+
+def print_plan(m: CoastMap, plan: dict[str, Any], deal: list[int], ch: int | None) -> None:
+    from solvers.games.c2c.plan import replay_plan
+
+    state = replay_plan(m, deal, plan, ch)
+    names = [l.name for l in m.locations]
+    out.print(f"Setup: circle {', '.join(names[c] for c in deal[:4] if names[c] != plan['setup_cross'])};"
+              f" cross off {plan['setup_cross']}")
+    for r, rnd in enumerate(plan["rounds"], start=1):
+        parts = []
+        for card, loc in rnd["circles"]:
+            if loc is None:
+                parts.append(f"skip {card}")
+            elif loc == card:
+                parts.append(f"{loc} (exact)")
+            else:
+                parts.append(f"{loc} with {card}")
+        out.print(f"Round {r}: cross off {rnd['cross']}; circle " + "; ".join(parts))
+    b = state.score_breakdown(0)
+    out.print(f"Score: highways {b['highways']} + types {b['types']} + regions {b['regions']}"
+              f" + exact {b['exact']} = [bold]{b['total']}[/bold]")
+    info = state.information_state(0)["sheet"]
+    required = set() if ch is None else {r.id for r in required_locations(m, ch)}
+    out.print(draw_sheet(m, set(info["circled"]), set(info["crossed"]), set(info["exact"]), required))
+
+
+# ------------------------------------------------------------ --challenge
+def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int,
+                     online_spec: str, time_limit: float, bars: bool = True) -> dict[str, Any]:
+    """Everything `solve c2c --challenge` reports, as a JSON-friendly dict."""
+    from solvers.games.c2c.online import online_results
+    from solvers.optimize.c2c import best_over_shuffles, ceiling
+
+    names = [l.name for l in m.locations]
+    req = required_locations(m, ch)
+    best = best_over_shuffles(ch, map=m, time_limit=time_limit, workers=workers)
+    with progress(f"hindsight, {names[ch]}", shuffles) as advance:
+        ceil = ceiling(ch, shuffles=shuffles, seed=seed, workers=workers, map=m,
+                       time_limit=time_limit, progress=lambda *_: advance(1))
+    with progress(f"online player, {names[ch]}", shuffles) as advance:
+        online = online_results(m, ch, shuffles=shuffles, seed=seed, workers=workers,
+                                agent_spec=online_spec, progress=lambda *_: advance(1))
+    return {
+        "challenge": names[ch],
+        "required": [{"name": r.name, "why": list(r.reasons)} for r in req],
+        "required_count": len(req),
+        "feasible": best.feasible,
+        "feasibility_status": best.status,
+        "best_score": best.best_score,
+        "best_deal": None if best.deal is None else [names[c] for c in best.deal],
+        "best_plan": best.plan,
+        "shuffles": shuffles,
+        "seed": seed,
+        "ceiling": {"wins": ceil.wins, "rate": ceil.rate, "ci95": list(ceil.ci95),
+                    "undecided": ceil.undecided},
+        "online": {"agent": online_spec, "wins": online.wins, "rate": online.rate,
+                   "ci95": list(online.ci95), "mean_winning_score": online.mean_winning_score},
+        "gap": ceil.rate - online.rate,
+    }
+
+
+def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int,
+                     online_spec: str, time_limit: float, as_json: bool) -> None:
+    data = challenge_report(m, ch, shuffles, seed, workers, online_spec, time_limit)
+    if as_json:
+        print_json(data)
+        return
+    out.print(f"[bold]Challenge: {data['challenge']}[/bold] — circle all {data['required_count']} of:")
+    for r in data["required"]:
+        out.print(f"  {r['name']:<44} {', '.join(r['why'])}")
+    if not data["feasible"]:
+        out.print("\n[bold red]No shuffle can win this challenge[/bold red] (proven by CP-SAT).")
+    else:
+        status = "proven" if data["feasibility_status"] == "optimal" else "best found"
+        out.print(f"\nFeasible: yes. Best possible winning score over all shuffles: "
+                  f"[bold]{data['best_score']}[/bold] ({status}).")
+    c, o = data["ceiling"], data["online"]
+    out.print(f"Over {shuffles} random shuffles (seed {seed}):")
+    out.print(f"  ceiling (hindsight, every card known):  {c['wins']:>4}/{shuffles} = "
+              f"{percent(c['rate'])}  95% CI {percent(c['ci95'][0])}-{percent(c['ci95'][1])}"
+              + (f"  ({c['undecided']} undecided in the time limit)" if c["undecided"] else ""))
+    out.print(f"  online player ({o['agent']}): {o['wins']:>4}/{shuffles} = "
+              f"{percent(o['rate'])}  95% CI {percent(o['ci95'][0])}-{percent(o['ci95'][1])}")
+    out.print(f"  gap to the ceiling: {percent(data['gap'])}")
+    if data["feasible"] and data["best_plan"]:
+        out.print("\n[bold]A winning itinerary[/bold] (the best possible shuffle):")
+        deal = [m.location(n).id for n in data["best_deal"]]
+        print_plan(m, data["best_plan"], deal, ch)
+
+
+# --------------------------------------------------------- --all-challenges
+def report_all(m: CoastMap, shuffles: int, seed: int, workers: int, online_spec: str,
+               time_limit: float, as_json: bool, as_csv: bool, plot: str | None) -> None:
+    if plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise SolversError("--plot needs matplotlib: pip install 'solvers[plot]'") from None
+    rows = []
+    with progress("challenges", m.n) as advance:
+        for loc in m.locations:
+            d = challenge_report(m, loc.id, shuffles, seed, workers, online_spec, time_limit)
+            rows.append({
+                "challenge": d["challenge"], "required": d["required_count"],
+                "feasible": d["feasible"], "best_score": d["best_score"],
+                "ceiling": d["ceiling"]["rate"], "ceiling_ci95": d["ceiling"]["ci95"],
+                "online": d["online"]["rate"], "online_ci95": d["online"]["ci95"],
+            })
+            advance(1)
+    rows.sort(key=lambda r: (-r["ceiling"], -r["online"], r["required"], r["challenge"]))
+    if plot:
+        plot_challenges(rows, plot, shuffles)
+    if as_json:
+        print_json({"shuffles": shuffles, "seed": seed, "online_agent": online_spec, "challenges": rows})
+    elif as_csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(["challenge", "required", "feasible", "best_score", "ceiling", "online"])
+        for r in rows:
+            w.writerow([r["challenge"], r["required"], r["feasible"], r["best_score"],
+                        f"{r['ceiling']:.4f}", f"{r['online']:.4f}"])
+    else:
+        from rich.table import Table
+
+        t = Table(title=f"Coast to Coast challenges, easiest first ({shuffles} shuffles each, seed {seed})")
+        for col in ("challenge", "required", "feasible", "best score", "ceiling", "online"):
+            t.add_column(col, justify="left" if col == "challenge" else "right")
+        for r in rows:
+            t.add_row(r["challenge"], str(r["required"]), "yes" if r["feasible"] else "no",
+                      "-" if r["best_score"] is None else str(r["best_score"]),
+                      percent(r["ceiling"]), percent(r["online"]))
+        out.print(t)
+
+
+def plot_challenges(rows: list[dict[str, Any]], path: str, shuffles: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(11, 5))
+    x = range(len(rows))
+    ax.plot(x, [r["ceiling"] for r in rows], "o-", label="ceiling (hindsight)")
+    ax.plot(x, [r["online"] for r in rows], "s-", label="online player")
+    ax.set_xticks(list(x), [r["challenge"] for r in rows], rotation=75, ha="right", fontsize=7)
+    ax.set_ylabel(f"share of {shuffles} shuffles won")
+    ax.set_ylim(0, 1.02)
+    ax.legend()
+    ax.set_title("Coast to Coast solo challenges, easiest first")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as e:
+        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+from .play_c2c import play  # noqa: E402
+
+c2c.add_command(play)

@@ -1,0 +1,66 @@
+"""The ``solve`` command: entry point and error handling.
+
+Every error a user can cause (a typo in a name, a malformed file) is a
+``SolversError``; it is printed as one line on stderr and the command exits
+with status 2. Usage mistakes caught by click exit with 2 as well.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+import solvers
+from solvers.errors import SolversError
+
+from .c2c import c2c
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(solvers.__version__, prog_name="solve")
+def cli() -> None:
+    """Play and solve Coast to Coast, Switchbacks, Big Sur and Santa Cruz.
+
+    \b
+    Examples:
+      solve c2c --challenge "Wrigley Field"     can it be won, how often, how well?
+      solve c2c --deal my-shuffle.txt           the best play for a shuffle you played
+      solve c2c --all-challenges --csv          every challenge in one table
+      solve c2c play --challenge "The Alamo"    play a solo challenge, with hints
+
+    Run 'solve GAME --help' for a game's commands.
+    """
+
+
+cli.add_command(c2c)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        cli.main(args=argv, prog_name="solve", standalone_mode=False)
+    except SolversError as e:
+        click.echo(f"solve: error: {e}", err=True)
+        return 2
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Abort:
+        click.echo("solve: aborted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("solve: interrupted", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
