@@ -45,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except click.exceptions.Exit as e:
         return e.exit_code
+    except click.UsageError as e:
+        where = e.ctx.command_path if e.ctx is not None else "solve"
+        click.echo(f"solve: error: {e.format_message()} (see '{where} --help')", err=True)
+        return 2
     except click.ClickException as e:
         e.show()
         return e.exit_code
