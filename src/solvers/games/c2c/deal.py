@@ -49,3 +49,19 @@ def parse_deal(lines: Iterable[str], m: CoastMap, challenge: int | None = None,
             f"(4 setup cards, then 4 for each of {ROUNDS} rounds)"
         )
     return cards
+
+
+def shuffle_seeds(seed: int, count: int) -> list[int]:
+    """The seeds of the ``count`` random shuffles a report uses for ``seed``."""
+    from ...rng import SplitMix64, seed_from
+
+    r = SplitMix64(seed_from(seed))
+    return [r.next() for _ in range(count)]
+
+
+def shuffle_deals(m: CoastMap, challenge: int | None, count: int, seed: int) -> list[list[int]]:
+    """The 24-card deals of those shuffles: the first 24 cards of each seeded deck."""
+    from .reference import CoastToCoast
+
+    game = CoastToCoast(1, challenge=challenge, map=m)
+    return [game.new_initial_state(s).order[:SOLO_DEAL_LENGTH] for s in shuffle_seeds(seed, count)]

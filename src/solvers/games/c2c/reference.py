@@ -80,6 +80,11 @@ class CoastToCoast(Game):
             raise SolversError("a challenge card is for the solo game (players=1)")
         if isinstance(challenge, str):
             challenge = self.map.location(challenge).id
+        elif challenge is not None and (
+            isinstance(challenge, bool) or not isinstance(challenge, int)
+            or not 0 <= challenge < self.map.n
+        ):
+            raise SolversError(f"challenge should be a location name or id, not {challenge!r}")
         self.challenge: int | None = challenge
         n = self.map.n
         self.deck = [c for c in range(n) if c != challenge]

@@ -1,0 +1,1031 @@
+# cython: language_level=3, annotation_typing=False
+"""Coast to Coast on 32-bit boards: the Cython kernel.
+
+The rules of record are :mod:`solvers.games.c2c.reference`; this module plays
+exactly the same game (same action ids, same dealing, same chance order, so
+one seed deals one game in both) on plain C structs:
+
+* a sheet is three ``uint32`` masks (circled, crossed off, exact matches);
+* the locations a card may circle are
+  ``matches[card] & ~circled & ~crossed & neighbours(circled)``;
+* highway runs are runs of set bits, since one highway's ids are
+  consecutive bits (see :mod:`solvers.games.c2c.data`).
+
+The C functions below fill a :c:type:`GameDef` (``game_api.h``) so the search
+modules can play the game without the GIL; :class:`CoastKernelState` is the
+Python face with the same methods as the reference ``CoastState``. Most users
+reach it through :func:`solvers.load_game`::
+
+    >>> import solvers
+    >>> state = solvers.load_game("c2c").new_initial_state(seed=1)
+    >>> state.apply_seeded_chance()
+    >>> len(state.legal_actions())      # cross off one of the 4 setup cards
+    4
+
+The search utility ``GameDef.returns`` differs from the rulebook
+``returns()`` on purpose (see :mod:`solvers.games.c2c.kernel`). Hidden
+information, for information-set search: with several players each seat's
+2 setup cards are dealt face down to the others (``action_observation``
+gives ``GAME_HIDDEN``) until the sheets show them after the setup;
+``determinize`` re-deals exactly those cards and the undealt deck.
+"""
+
+from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_GetContext,
+                                PyCapsule_SetContext)
+from cpython.ref cimport Py_INCREF, Py_DECREF
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t
+from libc.string cimport memcpy, memset
+
+from c2c cimport *
+from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
+                       rng_below, rng_shuffle_i8)
+
+import operator
+
+import numpy as np
+
+from solvers.errors import IllegalActionError, SolversError
+from solvers.game import State
+from solvers.rng import seed_from
+
+cdef extern from *:
+    """
+    static inline int c2c_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int c2c_ctz32(unsigned int x) { return __builtin_ctz(x); }
+    static inline int c2c_popcount(unsigned int x) { return __builtin_popcount(x); }
+    """
+    int c2c_ctz64(unsigned long long x) nogil
+    int c2c_ctz32(unsigned int x) nogil
+    int c2c_popcount(unsigned int x) nogil
+
+
+# --------------------------------------------------------------------------
+# Small helpers over the struct
+# --------------------------------------------------------------------------
+
+cdef inline uint32_t bit(int i) noexcept nogil:
+    return (<uint32_t> 1) << i
+
+
+cdef inline int cards_needed(const C2CParams *P, const C2CState *s) noexcept nogil:
+    return P.setup_cards if s.round == 0 else C2C_CARDS_PER_ROUND
+
+
+cdef inline int visible_cards(const C2CParams *P, const C2CState *s, int p,
+                              int8_t *out) noexcept nogil:
+    """The cards ``p`` uses this round, in the order dealt (setup with
+    several players: their 2 private cards, then the 2 public ones)."""
+    cdef int k = 0, i, lo, hi
+    if s.round == 0 and P.num_players > 1:
+        lo = 2 * p
+        hi = lo + 2 if lo + 2 < s.ndealt else s.ndealt
+        for i in range(lo, hi):
+            out[k] = s.dealt[i]
+            k += 1
+        lo = 2 * P.num_players
+        hi = lo + 2 if lo + 2 < s.ndealt else s.ndealt
+        for i in range(lo, hi):
+            out[k] = s.dealt[i]
+            k += 1
+        return k
+    for i in range(s.ndealt):
+        out[i] = s.dealt[i]
+    return s.ndealt
+
+
+cdef inline uint32_t visible_mask(const C2CParams *P, const C2CState *s, int p) noexcept nogil:
+    cdef int8_t cards[C2C_MAX_DEALT]
+    cdef int k = visible_cards(P, s, p, cards), i
+    cdef uint32_t m = 0
+    for i in range(k):
+        m |= bit(cards[i])
+    return m
+
+
+cdef inline uint32_t free_mask(const C2CParams *P, const C2CState *s, int p) noexcept nogil:
+    """Locations ``p`` may circle: joined to a circle, neither circled nor crossed."""
+    cdef uint32_t c = s.circled[p], reach = 0
+    while c:
+        reach |= P.neighbours[c2c_ctz32(c)]
+        c &= c - 1
+    return reach & ~s.circled[p] & ~s.crossed[p]
+
+
+cdef inline uint32_t unused_cards(const C2CState *s) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int i
+    for i in range(s.ndealt):
+        m |= bit(s.dealt[i])
+    return m & ~s.used
+
+
+cdef inline bint can_circle(const C2CParams *P, const C2CState *s, int p) noexcept nogil:
+    if s.round == 0:
+        return False        # the setup circles come with the cross-off
+    cdef uint32_t cards = unused_cards(s), reach = 0
+    while cards:
+        reach |= P.matches[c2c_ctz32(cards)]
+        cards &= cards - 1
+    return (reach & free_mask(P, s, p)) != 0
+
+
+cdef inline int circle_actions(const C2CParams *P, const C2CState *s, int p,
+                               int *out) noexcept nogil:
+    """Circle actions ``n + card * n + location``, sorted (by card, then location)."""
+    if s.round == 0:
+        return 0
+    cdef uint32_t cards = unused_cards(s), free = free_mask(P, s, p), locs
+    cdef int k = 0, card, base
+    while cards:
+        card = c2c_ctz32(cards)
+        cards &= cards - 1
+        base = P.n + card * P.n
+        locs = P.matches[card] & free
+        while locs:
+            out[k] = base + c2c_ctz32(locs)
+            k += 1
+            locs &= locs - 1
+    return k
+
+
+cdef inline uint32_t undealt_mask(const C2CParams *P, const C2CState *s) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int i
+    for i in range(s.pos, P.deck_size):
+        m |= bit(s.order[i])
+    return m
+
+
+cdef inline int mask_to_list(uint32_t m, int *out) noexcept nogil:
+    cdef int k = 0
+    while m:
+        out[k] = c2c_ctz32(m)
+        k += 1
+        m &= m - 1
+    return k
+
+
+cdef inline void track_circle(C2CState *s, int p, int card, int loc) noexcept nogil:
+    cdef int r = s.round, k = s.ncircles[p][r]
+    s.circle_card[p][r][k] = card
+    s.circle_loc[p][r][k] = loc
+    s.ncircles[p][r] = k + 1
+
+
+# --------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------
+
+cdef inline int highway_score(const C2CParams *P, uint32_t circled) noexcept nogil:
+    """Points for the runs of circles along each highway (runs of set bits)."""
+    cdef int total = 0, h, run
+    cdef unsigned long long bits
+    for h in range(P.num_highways):
+        bits = (<unsigned long long> circled >> P.highway_shift[h]) & \
+               ((1ULL << P.highway_len[h]) - 1)
+        while bits:
+            bits >>= c2c_ctz64(bits)
+            run = c2c_ctz64(~bits)
+            total += P.highway_points[run]
+            bits >>= run
+    return total
+
+
+cdef struct Breakdown:
+    int highways
+    int types
+    int regions
+    int exact
+    int total
+
+
+cdef inline Breakdown score_of(const C2CParams *P, const C2CState *s, int p) noexcept nogil:
+    cdef Breakdown b
+    cdef uint32_t mask = s.circled[p]
+    cdef int i
+    b.highways = highway_score(P, mask)
+    b.types = P.empty_type_points
+    for i in range(P.num_types):
+        if P.type_masks[i] & ~mask == 0:
+            b.types += P.type_points[i]
+    b.regions = 0
+    for i in range(P.num_regions):
+        if P.region_masks[i] & ~mask == 0:
+            b.regions += P.region_points
+    b.exact = P.exact_points * c2c_popcount(s.exact[p] & mask)
+    b.total = b.highways + b.types + b.regions + b.exact
+    return b
+
+
+# --------------------------------------------------------------------------
+# The GameDef functions (all noexcept nogil; actions are assumed legal)
+# --------------------------------------------------------------------------
+
+cdef int c2c_current_player(const void *params, const void *st) noexcept nogil:
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    if s.round > C2C_ROUNDS:
+        return GAME_TERMINAL
+    if s.ndealt < cards_needed(P, s):
+        return GAME_CHANCE
+    return s.player
+
+
+cdef int c2c_legal_actions(const void *params, const void *st, int *out) noexcept nogil:
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    cdef int player = c2c_current_player(params, st)
+    if player == GAME_TERMINAL:
+        return 0
+    if player == GAME_CHANCE:
+        return mask_to_list(undealt_mask(P, s), out)
+    if s.step == C2C_CROSS:
+        return mask_to_list(visible_mask(P, s, player), out)
+    return circle_actions(P, s, player, out)
+
+
+cdef bint c2c_is_legal(const C2CParams *P, const C2CState *s, int action) noexcept nogil:
+    """Whether ``action`` is in ``legal_actions``, without listing them."""
+    cdef int player = c2c_current_player(P, s), card, loc
+    if player == GAME_TERMINAL or action < 0 or action >= P.n + P.n * P.n:
+        return False
+    if player == GAME_CHANCE:
+        return action < P.n and (undealt_mask(P, s) & bit(action)) != 0
+    if s.step == C2C_CROSS:
+        return action < P.n and (visible_mask(P, s, player) & bit(action)) != 0
+    if action < P.n or s.round == 0:
+        return False
+    card = (action - P.n) // P.n
+    loc = (action - P.n) % P.n
+    return (unused_cards(s) & bit(card)) != 0 and \
+        (P.matches[card] & free_mask(P, s, player) & bit(loc)) != 0
+
+
+cdef void settle(const C2CParams *P, C2CState *s) noexcept nogil:
+    """Move on while the player to move has nothing left to circle: the
+    unused cards are skipped, the turn passes, the round may end."""
+    cdef int8_t cards[C2C_MAX_DEALT]
+    cdef int k, i, p
+    while (s.round <= C2C_ROUNDS and s.ndealt >= cards_needed(P, s)
+           and s.step == C2C_CIRCLE and not can_circle(P, s, s.player)):
+        p = s.player
+        k = visible_cards(P, s, p, cards)
+        for i in range(k):
+            if not s.used & bit(cards[i]):
+                track_circle(s, p, cards[i], -1)
+        s.step = C2C_CROSS
+        s.used = 0
+        s.player += 1
+        if s.player == P.num_players:
+            s.player = 0
+            s.round += 1
+            s.ndealt = 0
+            memcpy(s.start_circled, s.circled, sizeof(s.circled))
+            memcpy(s.start_crossed, s.crossed, sizeof(s.crossed))
+            memcpy(s.start_exact, s.exact, sizeof(s.exact))
+
+
+cdef void c2c_apply_action(const void *params, void *st, int action) noexcept nogil:
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef C2CState *s = <C2CState *> st
+    cdef int8_t cards[C2C_MAX_DEALT]
+    cdef int i, k, p, r, card, loc
+    cdef int8_t t
+    if s.ndealt < cards_needed(P, s):
+        # A deal: swap the card into place in the deck order.
+        for i in range(s.pos, P.deck_size):
+            if s.order[i] == action:
+                t = s.order[s.pos]
+                s.order[s.pos] = s.order[i]
+                s.order[i] = t
+                break
+        s.pos += 1
+        s.dealt[s.ndealt] = <int8_t> action
+        s.ndealt += 1
+    elif s.step == C2C_CROSS:
+        p = s.player
+        r = s.round
+        s.crossed[p] |= bit(action)
+        s.circled[p] &= ~bit(action)
+        s.crosses[p][r] = <int8_t> action
+        s.ncross[p] = r + 1
+        s.ncircles[p][r] = 0
+        s.used = bit(action)
+        if r == 0:
+            # The other setup cards become the starting circles.
+            k = visible_cards(P, s, p, cards)
+            for i in range(k):
+                if cards[i] != action:
+                    s.circled[p] |= bit(cards[i])
+                    track_circle(s, p, cards[i], cards[i])
+                s.used |= bit(cards[i])
+        s.step = C2C_CIRCLE
+    else:
+        p = s.player
+        card = (action - P.n) // P.n
+        loc = (action - P.n) % P.n
+        s.circled[p] |= bit(loc)
+        if card == loc:
+            s.exact[p] |= bit(loc)
+        track_circle(s, p, card, loc)
+        s.used |= bit(card)
+    settle(P, s)
+
+
+cdef int c2c_chance_outcomes(const void *params, const void *st, int *out,
+                             double *probs) noexcept nogil:
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    if c2c_current_player(params, st) != GAME_CHANCE:
+        return 0
+    cdef int k = mask_to_list(undealt_mask(P, s), out), i
+    for i in range(k):
+        probs[i] = 1.0 / k
+    return k
+
+
+cdef int c2c_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """A card drawn uniformly from the rest of the deck."""
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    return s.order[s.pos + rng_below(rng, P.deck_size - s.pos)]
+
+
+cdef void c2c_returns(const void *params, const void *st, double *out) noexcept nogil:
+    """The *search utility*, one double per seat.
+
+    Solo with a challenge: 0 for a lost challenge, else 1 + score / 1000, so
+    that winning comes first and the score breaks ties between wins. Solo
+    without a challenge: score / 100 (about 0..2). Several players: the win
+    shares of the Python ``returns()`` (highway points break ties, then the
+    winners share). The Python ``returns()`` stays the rulebook result.
+
+    Before the end the same formula is applied to the sheets as they stand
+    (the challenge counts as lost until it is complete), a plain estimate for
+    searches that cut their rollouts short; the Python ``returns()`` is all
+    zeros there.
+    """
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    cdef int p, winners = 0, best_total = -2147483647, best_hw = -2147483647
+    cdef Breakdown b[C2C_MAX_PLAYERS]
+    for p in range(P.num_players):
+        out[p] = 0.0
+    if P.num_players == 1:
+        b[0] = score_of(P, s, 0)
+        if P.challenge >= 0:
+            out[0] = 0.0 if P.required & ~s.circled[0] else 1.0 + b[0].total / 1000.0
+        else:
+            out[0] = b[0].total / 100.0
+        return
+    for p in range(P.num_players):
+        b[p] = score_of(P, s, p)
+        if b[p].total > best_total or (b[p].total == best_total and b[p].highways > best_hw):
+            best_total = b[p].total
+            best_hw = b[p].highways
+    for p in range(P.num_players):
+        if b[p].total == best_total and b[p].highways == best_hw:
+            winners += 1
+    for p in range(P.num_players):
+        if b[p].total == best_total and b[p].highways == best_hw:
+            out[p] = 1.0 / winners
+
+
+cdef void c2c_determinize(const void *params, void *st, int player,
+                          uint64_t *rng) noexcept nogil:
+    """Re-deal every card ``player`` has not seen, keeping all they saw.
+
+    Unseen are the undealt deck and, during the setup with several players,
+    the private cards of the other seats (save the one a seat crossed off,
+    an action everyone sees). After the setup the other sheets show those
+    cards, so they are no longer hidden. A re-dealt private card of a seat
+    that has made its setup cross-off is replaced on that seat's sheet (its
+    starting circle moves with it), so the state stays a legal position.
+    """
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef C2CState *s = <C2CState *> st
+    cdef int8_t slots[C2C_MAX_LOCATIONS + C2C_MAX_DEALT]
+    cdef int8_t cards[C2C_MAX_LOCATIONS + C2C_MAX_DEALT]
+    cdef int8_t old_card[C2C_MAX_LOCATIONS]
+    cdef int8_t new_card[C2C_MAX_LOCATIONS]
+    cdef int k = 0, nprivate, q, i, j, e, hi, c
+    cdef uint32_t clear_bits, set_bits
+    if s.round == 0 and P.num_players > 1:
+        for q in range(P.num_players):
+            if q == player:
+                continue
+            hi = 2 * q + 2 if 2 * q + 2 < s.ndealt else s.ndealt
+            for i in range(2 * q, hi):
+                if s.ncross[q] > 0 and s.order[i] == s.crosses[q][0]:
+                    continue
+                slots[k] = i
+                cards[k] = s.order[i]
+                k += 1
+    nprivate = k
+    for i in range(s.pos, P.deck_size):
+        slots[k] = i
+        cards[k] = s.order[i]
+        k += 1
+    rng_shuffle_i8(rng, cards, k)
+    for j in range(nprivate):
+        i = slots[j]
+        old_card[j] = s.order[i]
+        new_card[j] = cards[j]
+        s.dealt[i] = cards[j]      # in the setup dealt[i] == order[i]
+    for j in range(k):
+        s.order[slots[j]] = cards[j]
+    # Seats that already crossed off in the setup: move their circles along.
+    for q in range(P.num_players):
+        if q == player or s.ncross[q] == 0 or nprivate == 0:
+            continue
+        clear_bits = 0
+        set_bits = 0
+        for j in range(nprivate):
+            if slots[j] // 2 == q:
+                clear_bits |= bit(old_card[j])
+                set_bits |= bit(new_card[j])
+        s.circled[q] = (s.circled[q] & ~clear_bits) | set_bits
+        for e in range(s.ncircles[q][0]):
+            c = s.circle_card[q][0][e]
+            for j in range(nprivate):
+                if slots[j] // 2 == q and old_card[j] == c:
+                    s.circle_card[q][0][e] = new_card[j]
+                    s.circle_loc[q][0][e] = new_card[j]
+                    break
+
+
+cdef int c2c_action_observation(const void *params, const void *st, int action,
+                                int player) noexcept nogil:
+    """Another seat's private setup card is dealt face down; all else is seen."""
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    if (s.round == 0 and P.num_players > 1 and s.ndealt < cards_needed(P, s)
+            and s.ndealt < 2 * P.num_players and s.ndealt // 2 != player):
+        return GAME_HIDDEN
+    return action
+
+
+cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
+    h ^= x
+    h *= 0xFF51AFD7ED558CCDULL
+    return h ^ (h >> 33)
+
+
+cdef uint64_t c2c_hash(const void *params, const void *st) noexcept nogil:
+    """A hash of everything that shapes the rest of the game: the sheets (and
+    their round-start view), whose turn, the cards of the round and the set
+    (not the order) of undealt cards. The round tracker is left out."""
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, w = 0
+    cdef int p, i
+    for p in range(P.num_players):
+        h = mix(h, (<uint64_t> s.circled[p] << 32) | s.crossed[p])
+        h = mix(h, (<uint64_t> s.exact[p] << 32) | s.start_exact[p])
+        h = mix(h, (<uint64_t> s.start_circled[p] << 32) | s.start_crossed[p])
+    for i in range(s.ndealt):
+        w = (w << 6) ^ <uint64_t> (s.dealt[i] + 1)
+        if i % 8 == 7:
+            h = mix(h, w)
+            w = 0
+    h = mix(h, w)
+    h = mix(h, (<uint64_t> undealt_mask(P, s) << 32) | s.used)
+    h = mix(h, (<uint64_t> <uint8_t> s.round) | (<uint64_t> <uint8_t> s.player) << 8
+            | (<uint64_t> <uint8_t> s.step) << 16 | (<uint64_t> <uint8_t> s.ndealt) << 24
+            | (<uint64_t> <uint8_t> s.pos) << 32)
+    h ^= h >> 33
+    h *= 0xC4CEB9FE1A85EC53ULL
+    return h ^ (h >> 33)
+
+
+
+# --------------------------------------------------------------------------
+# Setting a state up
+# --------------------------------------------------------------------------
+
+cdef void init_state(const C2CParams *P, C2CState *s, uint64_t seed) noexcept nogil:
+    """A new game, the deck shuffled by ``seed`` as the reference shuffles it."""
+    memset(s, 0, sizeof(C2CState))
+    memcpy(s.order, P.deck, P.deck_size)
+    rng_shuffle_i8(&seed, s.order, P.deck_size)
+    s.step = C2C_CROSS
+
+
+cdef void release_owner(object capsule) noexcept:
+    Py_DECREF(<object> PyCapsule_GetContext(capsule))
+
+
+cdef object owned_capsule(void *ptr, const char *name, object owner):
+    """A capsule for ``ptr`` that keeps ``owner`` alive as long as it lives."""
+    capsule = PyCapsule_New(ptr, name, release_owner)
+    Py_INCREF(owner)
+    PyCapsule_SetContext(capsule, <void *> owner)
+    return capsule
+
+
+cdef class GameCore:
+    """The constant tables of one Coast to Coast game and its ``GameDef``.
+
+    Built by :class:`solvers.games.c2c.kernel.CoastToCoastKernel` from a
+    :class:`~solvers.games.c2c.data.CoastMap`, a seat count, the challenge
+    card (or None) and the deck.
+    """
+
+    cdef C2CParams params
+    cdef GameDef gamedef
+    cdef bytes _name
+    cdef object __weakref__
+
+    def __init__(self, cmap, int players, challenge, deck):
+        cdef C2CParams *P = &self.params
+        cdef int i, n = cmap.n
+        memset(P, 0, sizeof(C2CParams))
+        if not 2 <= n <= C2C_MAX_LOCATIONS:
+            raise SolversError(f"the kernel plays maps of 2 to 32 locations, not {n}")
+        if not 1 <= players <= C2C_MAX_PLAYERS:
+            raise SolversError(f"Coast to Coast is for 1 to 4 players, not {players}")
+        P.n = n
+        P.num_players = players
+        P.challenge = -1 if challenge is None else challenge
+        P.setup_cards = 4 if players == 1 else 2 * players + 2
+        P.deck_size = len(deck)
+        for i, c in enumerate(deck):
+            P.deck[i] = c
+        for i in range(n):
+            P.neighbours[i] = cmap.neighbours[i]
+            P.matches[i] = cmap.matches[i]
+        P.required = 0 if challenge is None else cmap.matches[challenge]
+        for hw in cmap.highways:
+            mask = cmap.highway_masks[hw]
+            if not mask:
+                continue
+            shift = (mask & -mask).bit_length() - 1
+            length = bin(mask).count("1")
+            if mask >> shift != (1 << length) - 1:
+                raise SolversError(f"map {cmap.source}: the ids of highway {hw} are not consecutive")
+            P.highway_shift[P.num_highways] = shift
+            P.highway_len[P.num_highways] = length
+            P.num_highways += 1
+        for i, pts in enumerate(cmap.highway_points[:C2C_MAX_LOCATIONS + 1]):
+            P.highway_points[i] = pts
+        for r in cmap.regions:
+            P.region_masks[P.num_regions] = cmap.region_masks[r]
+            P.num_regions += 1
+        P.region_points = cmap.region_points
+        for t in cmap.types:
+            if cmap.type_masks[t]:
+                P.type_masks[P.num_types] = cmap.type_masks[t]
+                P.type_points[P.num_types] = cmap.type_points[t]
+                P.num_types += 1
+            else:
+                P.empty_type_points += cmap.type_points[t]
+        P.exact_points = cmap.exact_match_points
+
+        self._name = b"c2c"
+        cdef GameDef *g = &self.gamedef
+        g.name = self._name
+        g.num_players = players
+        g.max_actions = max(3 * n, P.deck_size, C2C_CARDS_PER_ROUND)
+        g.num_distinct_actions = n + n * n
+        g.max_game_length = P.setup_cards + players + C2C_ROUNDS * (C2C_CARDS_PER_ROUND + 4 * players)
+        g.state_size = sizeof(C2CState)
+        g.params = P
+        g.current_player = c2c_current_player
+        g.legal_actions = c2c_legal_actions
+        g.apply_action = c2c_apply_action
+        g.chance_outcomes = c2c_chance_outcomes
+        g.sample_chance = c2c_sample_chance
+        g.returns = c2c_returns
+        g.determinize = c2c_determinize
+        g.action_observation = c2c_action_observation
+        g.hash = c2c_hash
+
+    @property
+    def max_actions(self) -> int:
+        return self.gamedef.max_actions
+
+    @property
+    def max_game_length(self) -> int:
+        return self.gamedef.max_game_length
+
+    @property
+    def state_size(self) -> int:
+        return self.gamedef.state_size
+
+    def gamedef_capsule(self):
+        """A PyCapsule "solvers.GameDef" to this game's table (keeps it alive)."""
+        return owned_capsule(&self.gamedef, b"solvers.GameDef", self)
+
+    def new_state(self, game, seed: int):
+        """A fresh state whose deck is shuffled by ``seed`` (a 64-bit int)."""
+        cdef CoastKernelState st = CoastKernelState.__new__(CoastKernelState)
+        st.P = &self.params
+        st.core = self
+        st.game = game
+        st.history = []
+        init_state(&self.params, &st.s, <uint64_t> seed)
+        return st
+
+    def random_scores(self, int n, seed: int) -> np.ndarray:
+        """Scores of ``n`` random games, shape ``(n, players)``.
+
+        Chance deals uniformly from the rest of the deck and every player
+        picks uniformly among their legal actions, all in C from one
+        SplitMix64 stream seeded by ``seed``.
+        """
+        if n < 0:
+            raise SolversError(f"the number of games must be >= 0, not {n}")
+        out = np.zeros((n, self.params.num_players), dtype=np.int32)
+        cdef int32_t[:, ::1] view = out
+        cdef uint64_t rng = <uint64_t> seed_from(seed)
+        with nogil:
+            play_random(&self.params, n, &rng, view)
+        return out
+
+
+cdef void play_random(const C2CParams *P, int games, uint64_t *rng,
+                      int32_t[:, ::1] out) noexcept nogil:
+    cdef C2CState s
+    cdef int actions[C2C_MAX_ACTIONS]
+    cdef int g, k, p, player
+    for g in range(games):
+        init_state(P, &s, 0)            # chance below deals uniformly anyway
+        while True:
+            player = c2c_current_player(P, &s)
+            if player == GAME_TERMINAL:
+                break
+            if player == GAME_CHANCE:
+                c2c_apply_action(P, &s, c2c_sample_chance(P, &s, rng))
+            else:
+                k = c2c_legal_actions(P, &s, actions)
+                c2c_apply_action(P, &s, actions[rng_below(rng, k)])
+        for p in range(P.num_players):
+            out[g, p] = score_of(P, &s, p).total
+
+
+# --------------------------------------------------------------------------
+# The Python face
+# --------------------------------------------------------------------------
+
+_STEPS = ("cross", "circle")
+
+
+cdef object as_index(object value):
+    """``value`` as a Python int (an int, a numpy integer), or None."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _bits(uint32_t m) -> list:
+    cdef list out = []
+    while m:
+        out.append(c2c_ctz32(m))
+        m &= m - 1
+    return out
+
+
+cdef class CoastKernelState:
+    """A position of Coast to Coast (Cython kernel).
+
+    The same methods as the reference ``CoastState`` (see
+    :mod:`solvers.game` for the contract), over one C struct::
+
+        >>> import solvers
+        >>> game = solvers.load_game("c2c", players=2)
+        >>> state = game.new_initial_state(seed=7)
+        >>> state.apply_seeded_chance()
+        >>> state.current_player(), len(state.legal_actions())
+        (0, 4)
+        >>> clone = state.clone(); clone.apply_action(clone.legal_actions()[0])
+        >>> len(state.history) < len(clone.history)
+        True
+    """
+
+    cdef C2CState s
+    cdef const C2CParams *P
+    cdef GameCore core
+    cdef readonly object game
+    cdef public list history
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("states come from game.new_initial_state() or game.state_from_deal()")
+
+    # ----- the State interface -------------------------------------------
+    def current_player(self) -> int:
+        return c2c_current_player(self.P, &self.s)
+
+    def is_chance_node(self) -> bool:
+        return c2c_current_player(self.P, &self.s) == GAME_CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.s.round > C2C_ROUNDS
+
+    def legal_actions(self) -> list:
+        cdef int out[C2C_MAX_ACTIONS]
+        cdef int k = c2c_legal_actions(self.P, &self.s, out)
+        return [out[i] for i in range(k)]
+
+    def chance_outcomes(self) -> list:
+        cdef int out[C2C_MAX_ACTIONS]
+        cdef double probs[C2C_MAX_ACTIONS]
+        cdef int k = c2c_chance_outcomes(self.P, &self.s, out, probs)
+        return [(out[i], probs[i]) for i in range(k)]
+
+    def seeded_outcome(self) -> int:
+        """The card the state's seeded deck order deals next."""
+        if c2c_current_player(self.P, &self.s) != GAME_CHANCE:
+            raise SolversError("not a chance node")
+        return self.s.order[self.s.pos]
+
+    def apply_seeded_chance(self) -> None:
+        """Resolve chance nodes with the seeded outcomes until a player must act."""
+        while c2c_current_player(self.P, &self.s) == GAME_CHANCE:
+            self.history.append(self.s.order[self.s.pos])
+            c2c_apply_action(self.P, &self.s, self.s.order[self.s.pos])
+
+    cdef bint _is_legal(self, object action):
+        action = as_index(action)
+        if action is None or not 0 <= action < self.P.n + self.P.n * self.P.n:
+            return False
+        return c2c_is_legal(self.P, &self.s, <int> action)
+
+    def apply_action(self, action) -> None:
+        """Play ``action``; an illegal one raises IllegalActionError and changes nothing."""
+        if not self._is_legal(action):
+            raise IllegalActionError(f"action {action!r} is not legal here")
+        action = operator.index(action)
+        self.history.append(action)
+        c2c_apply_action(self.P, &self.s, <int> action)
+
+    def returns(self) -> list:
+        """The rulebook result: solo the score (0 for a lost challenge);
+        several players 1 for the winner, tied winners share."""
+        cdef int p, np_ = self.P.num_players
+        if self.s.round <= C2C_ROUNDS:
+            return [0.0] * np_
+        if np_ == 1:
+            return [0.0 if self.challenge_won() is False else float(score_of(self.P, &self.s, 0).total)]
+        keys = [(score_of(self.P, &self.s, p).total, score_of(self.P, &self.s, p).highways)
+                for p in range(np_)]
+        best = max(keys)
+        winners = [p for p, key in enumerate(keys) if key == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(np_)]
+
+    def scores(self) -> list:
+        return [score_of(self.P, &self.s, p).total for p in range(self.P.num_players)]
+
+    def score_breakdown(self, player: int = 0) -> dict:
+        """Points by category for ``player``'s itinerary as it stands."""
+        cdef Breakdown b = score_of(self.P, &self.s, self._check_player(player))
+        return {"highways": b.highways, "types": b.types, "regions": b.regions,
+                "exact": b.exact, "total": b.total}
+
+    def challenge_won(self):
+        """Whether the solo challenge is complete (None without a challenge)."""
+        if self.P.challenge < 0:
+            return None
+        return self.P.required & ~self.s.circled[0] == 0
+
+    def clone(self):
+        cdef CoastKernelState other = CoastKernelState.__new__(CoastKernelState)
+        other.s = self.s
+        other.P = self.P
+        other.core = self.core
+        other.game = self.game
+        other.history = list(self.history)
+        return other
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # ----- names and views -------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        cdef int n = self.P.n
+        action = as_index(action)
+        if action is None or not 0 <= action < n + n * n:
+            raise SolversError(f"{action!r} is not a Coast to Coast action")
+        names = self.game.map.locations
+        if c2c_current_player(self.P, &self.s) == GAME_CHANCE:
+            if action >= n:
+                raise SolversError(f"{action!r} is not a card")
+            return f"deal {names[action].name}"
+        if action < n:
+            return f"cross {names[action].name}"
+        card, loc = divmod(action - n, n)
+        return f"circle {names[loc].name} with {names[card].name}"
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose string form is ``text`` (case and spaces ignored)."""
+        want = " ".join(text.lower().split())
+        for a in self.legal_actions():
+            if " ".join(self.action_to_string(a).lower().split()) == want:
+                return a
+        raise IllegalActionError(f"{text!r} is not a legal move here")
+
+    cdef int _check_player(self, player) except -1:
+        seat = as_index(player)
+        if seat is None or not 0 <= seat < self.P.num_players:
+            raise SolversError(f"no player {player!r} in a {self.P.num_players}-player game")
+        return seat
+
+    def information_state(self, player: int) -> dict:
+        """What ``player`` knows: the public cards, their own private cards,
+        their own sheet, and the other sheets as they stood at the start of
+        the round. Equal to the reference's dict."""
+        cdef int p = self._check_player(player)
+        cdef int8_t cards[C2C_MAX_DEALT]
+        cdef int k = visible_cards(self.P, &self.s, p, cards) if self.s.round <= C2C_ROUNDS else 0
+        others = {
+            str(q): {"circled": _bits(self.s.start_circled[q]),
+                     "crossed": _bits(self.s.start_crossed[q]),
+                     "exact": _bits(self.s.start_exact[q])}
+            for q in range(self.P.num_players) if q != p
+        }
+        return {
+            "game": "c2c",
+            "player": player,
+            "challenge": self.game.challenge,
+            "round": self.s.round,
+            "to_move": c2c_current_player(self.P, &self.s),
+            "step": _STEPS[self.s.step],
+            "cards": sorted([cards[i] for i in range(k)]),
+            "used": _bits(self.s.used) if self.s.player == p else [],
+            "sheet": {"circled": _bits(self.s.circled[p]), "crossed": _bits(self.s.crossed[p]),
+                      "exact": _bits(self.s.exact[p])},
+            "others": others,
+        }
+
+    def plan(self, player: int = 0) -> dict:
+        """The player's sheet as the JSON plan of the command line."""
+        cdef int p = self._check_player(player), r, e
+        names = [l.name for l in self.game.map.locations]
+        rounds = []
+        for r in range(1, self.s.ncross[p]):
+            rounds.append({
+                "cross": names[self.s.crosses[p][r]],
+                "circles": [[names[self.s.circle_card[p][r][e]],
+                             None if self.s.circle_loc[p][r][e] < 0 else names[self.s.circle_loc[p][r][e]]]
+                            for e in range(self.s.ncircles[p][r])],
+            })
+        return {"setup_cross": names[self.s.crosses[p][0]] if self.s.ncross[p] else None,
+                "rounds": rounds}
+
+    def __str__(self) -> str:
+        names = [l.name for l in self.game.map.locations]
+        lines = [f"round {self.s.round}, to move {self.current_player()}, dealt: "
+                 + ", ".join(names[self.s.dealt[i]] for i in range(self.s.ndealt))]
+        for p in range(self.P.num_players):
+            lines.append(f"player {p}: circled {_bits(self.s.circled[p])} crossed {_bits(self.s.crossed[p])}"
+                         f" exact {_bits(self.s.exact[p])} score {score_of(self.P, &self.s, p).total}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<CoastKernelState round {self.s.round} after {len(self.history)} actions>"
+
+    # ----- the reference's attributes, read-only ---------------------------
+    @property
+    def map(self):
+        return self.game.map
+
+    @property
+    def round(self) -> int:
+        """0 = setup, 1..5, 6 = the game is over."""
+        return self.s.round
+
+    @property
+    def pos(self) -> int:
+        return self.s.pos
+
+    @property
+    def player(self) -> int:
+        return self.s.player
+
+    @property
+    def step(self) -> str:
+        return _STEPS[self.s.step]
+
+    @property
+    def order(self) -> list:
+        return [self.s.order[i] for i in range(self.P.deck_size)]
+
+    @property
+    def dealt(self) -> list:
+        return [self.s.dealt[i] for i in range(self.s.ndealt)]
+
+    @property
+    def used(self) -> set:
+        return set(_bits(self.s.used))
+
+    def cards_needed(self) -> int:
+        return cards_needed(self.P, &self.s)
+
+    def visible_cards(self, player: int) -> list:
+        """The cards ``player`` uses this round (setup: own private + public)."""
+        cdef int8_t cards[C2C_MAX_DEALT]
+        cdef int k = visible_cards(self.P, &self.s, self._check_player(player), cards)
+        return [cards[i] for i in range(k)]
+
+    def _sheet(self, int p, bint start):
+        from solvers.games.c2c.reference import Sheet
+        cdef int r, e, rounds = self.s.ncross[p]
+        if start:
+            rounds = min(rounds, self.s.round)
+            circled, crossed, exact = self.s.start_circled[p], self.s.start_crossed[p], self.s.start_exact[p]
+        else:
+            circled, crossed, exact = self.s.circled[p], self.s.crossed[p], self.s.exact[p]
+        return Sheet(
+            set(_bits(circled)), set(_bits(crossed)), set(_bits(exact)),
+            [self.s.crosses[p][r] for r in range(rounds)],
+            [[(self.s.circle_card[p][r][e], None if self.s.circle_loc[p][r][e] < 0 else self.s.circle_loc[p][r][e])
+              for e in range(self.s.ncircles[p][r])] for r in range(rounds)],
+        )
+
+    @property
+    def sheets(self) -> list:
+        """Snapshots of the sheets as reference ``Sheet`` objects (editing them
+        does not change the state)."""
+        return [self._sheet(p, False) for p in range(self.P.num_players)]
+
+    @property
+    def round_start(self) -> list:
+        """Snapshots of the sheets as the round began (what others may see)."""
+        return [self._sheet(p, True) for p in range(self.P.num_players)]
+
+    def set_deal(self, deal) -> None:
+        """Put ``deal`` at the top of the deck order (before any card is dealt)."""
+        deck = self.game.deck
+        if len(set(deal)) != len(deal) or any(c not in deck for c in deal):
+            raise SolversError("a deal must list distinct cards of the deck")
+        if self.s.pos:
+            raise SolversError("a deal can only be set before the first card is dealt")
+        chosen = set(deal)
+        order = list(deal) + [c for c in self.order if c not in chosen]
+        for i, c in enumerate(order):
+            self.s.order[i] = c
+
+    # ----- for search modules ------------------------------------------------
+    def action_observation(self, action: int, player: int) -> int:
+        """``action`` as ``player`` sees it: itself, or -2 (GAME_HIDDEN) when
+        it deals another seat's private setup card."""
+        return c2c_action_observation(self.P, &self.s, action, player)
+
+    def resample(self, player: int, rng):
+        """A copy with every card ``player`` has not seen re-dealt at random
+        (``rng`` is a :class:`solvers.rng.SplitMix64`)."""
+        other = self.clone()
+        other._determinize(player, rng.next())
+        return other
+
+    def _determinize(self, int player, seed: int) -> None:
+        """Re-deal in place what ``player`` cannot see (``GameDef.determinize``)."""
+        cdef uint64_t r = <uint64_t> seed_from(seed)
+        c2c_determinize(self.P, &self.s, player, &r)
+
+    def _search_returns(self) -> list:
+        """``GameDef.returns``: the search utility (see :func:`c2c_returns`)."""
+        cdef double out[C2C_MAX_PLAYERS]
+        c2c_returns(self.P, &self.s, out)
+        return [out[p] for p in range(self.P.num_players)]
+
+    def _hash(self) -> int:
+        return c2c_hash(self.P, &self.s)
+
+    def _sample_chance(self, seed: int) -> int:
+        if c2c_current_player(self.P, &self.s) != GAME_CHANCE:
+            raise SolversError("not a chance node")
+        cdef uint64_t r = <uint64_t> seed_from(seed)
+        return c2c_sample_chance(self.P, &self.s, &r)
+
+    def _state_capsule(self):
+        """A PyCapsule "solvers.State" to this state's struct (keeps the state alive)."""
+        return owned_capsule(&self.s, b"solvers.State", self)
+
+    def _raw(self) -> bytes:
+        """The state struct as bytes (``GameDef.state_size`` of them)."""
+        return (<char *> &self.s)[:sizeof(C2CState)]
+
+    def _from_raw(self, raw: bytes, history=None) -> None:
+        """Overwrite this state with a struct from :meth:`_raw` (or from a
+        search module). The history is ``history`` (default: unknown, empty)."""
+        cdef const unsigned char[::1] view = raw
+        if view.shape[0] != sizeof(C2CState):
+            raise SolversError(f"a Coast to Coast state is {sizeof(C2CState)} bytes, not {view.shape[0]}")
+        memcpy(&self.s, &view[0], sizeof(C2CState))
+        self.history = [] if history is None else list(history)
+
+    def __reduce__(self):
+        return (_rebuild_state, (self.game, self._raw(), self.history))
+
+
+def _rebuild_state(game, raw, history):
+    state = game.new_initial_state(seed=0)
+    state._from_raw(raw, history)
+    return state
+
+
+State.register(CoastKernelState)

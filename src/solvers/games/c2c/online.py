@@ -1,0 +1,84 @@
+"""The online player's record: play solo challenges seeing only the revealed
+cards, on the same shuffles as the hindsight ceiling, so the gap is visible.
+
+The player is any agent (``solvers.load_agent``); the default is MCTS over
+the kernel, which re-deals the unseen cards in every iteration and so never
+reads the future of the deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from ...stats import wilson_interval
+from .data import CoastMap
+
+
+@dataclass
+class OnlineResult:
+    wins: int
+    n: int
+    ci95: tuple[float, float]
+    scores: list[int] = field(default_factory=list)   # 0 for a lost game
+    won: list[bool] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+    @property
+    def mean_winning_score(self) -> float | None:
+        wins = [s for s, w in zip(self.scores, self.won) if w]
+        return sum(wins) / len(wins) if wins else None
+
+
+def play_deal(m: CoastMap, challenge: int | None, deal: list[int], agent_spec: str,
+              seed: int) -> tuple[bool | None, int]:
+    """Play one shuffle with a fresh agent; (challenge won, rulebook score)."""
+    import solvers
+    from solvers.agents import load_agent, parse_agent_spec
+
+    game = solvers.load_game("c2c", players=1, challenge=challenge, map=m)
+    kind, options = parse_agent_spec(agent_spec)
+    options.setdefault("seed", seed)
+    agent = load_agent(kind, game, **options)
+    state = game.state_from_deal(deal)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            state.apply_action(agent.step(state))
+    return state.challenge_won(), int(state.returns()[0])
+
+
+def _play_one(args: tuple) -> tuple[int, bool | None, int]:
+    i, m, challenge, deal, spec, seed = args
+    won, score = play_deal(m, challenge, deal, spec, seed)
+    return i, won, score
+
+
+def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, workers: int,
+                   agent_spec: str, progress: Callable[[int], None] | None = None) -> OnlineResult:
+    """Play the ``shuffles`` seeded shuffles of the ceiling with the online player."""
+    from .deal import shuffle_deals
+
+    deals = shuffle_deals(m, challenge, shuffles, seed)
+    jobs = [(i, m, challenge, deal, agent_spec, seed + i) for i, deal in enumerate(deals)]
+    won: list[bool] = [False] * shuffles
+    scores = [0] * shuffles
+    if workers <= 1 or shuffles == 1:
+        results = map(_play_one, jobs)
+        for i, w, s in results:
+            won[i], scores[i] = bool(w), s
+            if progress:
+                progress(i)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for i, w, s in pool.map(_play_one, jobs):
+                won[i], scores[i] = bool(w), s
+                if progress:
+                    progress(i)
+    wins = sum(won)
+    return OnlineResult(wins, shuffles, wilson_interval(wins, shuffles), scores, won)
