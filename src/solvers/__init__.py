@@ -22,7 +22,9 @@ __version__ = "0.1.0"
 # name -> (reference "module:Class", kernel "module:Class")
 _GAMES: dict[str, tuple[str, str]] = {
     "c2c": ("solvers.games.c2c.reference:CoastToCoast", "solvers.games.c2c.kernel:CoastToCoastKernel"),
+    "switchbacks": ("solvers.games.switchbacks.reference:Switchbacks", "solvers.games.switchbacks.kernel:SwitchbacksKernel"),
 }
+_DEFAULT_PLAYERS = {"c2c": 1, "switchbacks": 2}
 _ALIASES = {
     "coast-to-coast": "c2c", "coast_to_coast": "c2c", "coasttocoast": "c2c",
 }
@@ -46,16 +48,20 @@ def _load(path: str) -> Any:
     return getattr(import_module(module), attr)
 
 
-def load_game(name: str, players: int = 1, *, reference: bool = False, **options: Any) -> Game:
+def load_game(name: str, players: int | None = None, *, reference: bool = False,
+              **options: Any) -> Game:
     """Build a game by its short name.
 
-    ``players`` is the number of seats; other keyword options are the game's
+    ``players`` is the number of seats (default: the game's smallest, 1 for
+    Coast to Coast, 2 for Switchbacks); other keyword options are the game's
     own (Coast to Coast: ``challenge``, ``map``). ``reference=True`` gives the
     pure-Python reference implementation instead of the Cython kernel.
     """
     key = canonical_game_name(name)
     ref_path, kernel_path = _GAMES[key]
     cls = _load(ref_path if reference else kernel_path)
+    if players is None:
+        players = _DEFAULT_PLAYERS.get(key, 1)
     return cls(players=players, **options)
 
 

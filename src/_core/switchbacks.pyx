@@ -1,0 +1,717 @@
+# cython: language_level=3
+"""Switchbacks on 64-bit boards: the C kernel behind
+:class:`solvers.games.switchbacks.kernel.SwitchbacksKernel`.
+
+The rules, action ids and seeded dealing are those of
+``solvers.games.switchbacks.reference`` (the rules of record). A state is the
+plain struct ``SbState`` (switchbacks.pxd): the explored hexes and the tiles
+on the map as 64-bit masks, hands and set-aside piles as tile masks, and
+hex-to-tile / tile-to-hex arrays. Scoring follows consecutive numbers through
+the precomputed neighbour masks: bit ``i`` of ``links`` says tiles ``i+1`` and
+``i+2`` lie on adjacent hexes, and a complete path of 4 tiles is 3 links in a
+row, found with shifts and ANDs.
+
+Every C function below is ``noexcept nogil`` and fills the ``GameDef`` of
+game_api.h, so search code drives the game through function pointers
+without touching a Python object.
+"""
+
+from libc.stdint cimport uint64_t, int8_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_New
+
+from switchbacks cimport *
+from game_api cimport (
+    GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
+    splitmix64_next, rng_below, rng_shuffle_i8,
+    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
+)
+
+from solvers.errors import IllegalActionError, SolversError
+from solvers.rng import SplitMix64
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long x) nogil
+    int ctz64 "__builtin_ctzll"(unsigned long long x) nogil
+
+STEP_NAMES = ("deal", "explore", "hike", "draw", "over")
+cdef uint64_t ONE = 1
+
+
+# ----- the rules, in C --------------------------------------------------------
+cdef void sb_new_state(const SbParams *p, SbState *s, uint64_t seed) noexcept nogil:
+    """A fresh game: the deck shuffled with SplitMix64(seed), nothing dealt."""
+    cdef int i
+    cdef uint64_t rng = seed
+    memset(s, 0, sizeof(SbState))
+    memset(s.tile_hex, -1, SB_MAX)
+    memset(s.hiker_owner, -1, SB_MAX)
+    for i in range(p.num_tiles):
+        s.order[i] = <int8_t>(i + 1)
+    rng_shuffle_i8(&rng, s.order, p.num_tiles)
+    for i in range(p.num_players):
+        s.solo[i] = <int8_t>p.hikers
+    s.step = SB_DEAL
+    s.player = 0
+    s.just_explored = -1
+
+
+cdef inline uint64_t stack_mask(const SbParams *p, const SbState *s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(s.pos, p.num_tiles):
+        m |= ONE << (s.order[i] - 1)
+    return m
+
+
+cdef inline int deal_seat(const SbParams *p, int k) noexcept nogil:
+    """Seat receiving the k-th setup tile (-1 for the centre tile)."""
+    if k == 0:
+        return -1
+    k -= 1
+    if k < p.num_players * p.set_aside:
+        return k % p.num_players
+    return (k - p.num_players * p.set_aside) % p.num_players
+
+
+cdef int sb_current_player(const void *params, const void *st) noexcept nogil:
+    cdef const SbState *s = <const SbState *>st
+    if s.step == SB_DEAL or s.step == SB_DRAW:
+        return GAME_CHANCE
+    if s.step == SB_OVER:
+        return GAME_TERMINAL
+    return s.player
+
+
+cdef int sb_chance_outcomes(const void *params, const void *st, int *out, double *probs) noexcept nogil:
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int n = 0, t
+    cdef double prob
+    if s.step != SB_DEAL and s.step != SB_DRAW:
+        return 0
+    cdef uint64_t m = stack_mask(p, s)
+    prob = 1.0 / (p.num_tiles - s.pos)
+    while m:
+        t = ctz64(m)
+        m &= m - 1
+        out[n] = p.deal_base + t
+        if probs != NULL:
+            probs[n] = prob
+        n += 1
+    return n
+
+
+cdef inline int hike_options(const SbParams *p, const SbState *s, int *out) noexcept nogil:
+    cdef int n = 0
+    if s.solo[s.player] >= 2:
+        out[n] = p.buddy_up
+        n += 1
+    if s.solo[s.player] >= 1:
+        out[n] = p.hike_solo
+        n += 1
+    if s.pairs[s.player] >= 1:
+        out[n] = p.hike_buddies
+        n += 1
+    return n
+
+
+cdef int sb_legal_actions(const void *params, const void *st, int *out) noexcept nogil:
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef uint64_t hand, empty, e
+    cdef int n = 0, t, base
+    if s.step == SB_DEAL or s.step == SB_DRAW:
+        return sb_chance_outcomes(params, st, out, NULL)
+    if s.step == SB_EXPLORE:
+        hand = s.hand[s.player]
+        empty = p.all_hexes & ~s.explored
+        while hand:
+            t = ctz64(hand)
+            hand &= hand - 1
+            base = t * p.num_hexes
+            e = empty
+            while e:
+                out[n] = base + ctz64(e)
+                e &= e - 1
+                n += 1
+        return n
+    if s.step == SB_HIKE:
+        return hike_options(p, s, out)
+    return 0
+
+
+cdef inline void end_turn(const SbParams *p, SbState *s) noexcept nogil:
+    """Pass to the next seat that still holds tiles; the game ends when none does."""
+    cdef int i, seat
+    s.just_explored = -1
+    for i in range(1, p.num_players + 1):
+        seat = (s.player + i) % p.num_players
+        if s.hand[seat]:
+            s.player = <int8_t>seat
+            s.step = SB_EXPLORE
+            return
+    s.step = SB_OVER
+
+
+cdef inline void after_hike(const SbParams *p, SbState *s) noexcept nogil:
+    if s.pos < p.num_tiles:
+        s.step = SB_DRAW
+    else:
+        end_turn(p, s)
+
+
+cdef inline void do_hike(const SbParams *p, SbState *s, int action) noexcept nogil:
+    cdef int here = s.just_explored
+    if action == p.buddy_up:
+        s.solo[s.player] -= 2
+        s.pairs[s.player] += 1
+    elif action == p.hike_solo:
+        s.solo[s.player] -= 1
+        s.hiker_owner[here] = s.player
+        s.hiker_count[here] = 1
+    else:
+        s.pairs[s.player] -= 1
+        s.hiker_owner[here] = s.player
+        s.hiker_count[here] = 2
+    after_hike(p, s)
+
+
+cdef inline void place_tile(SbState *s, int tile, int hex_id) noexcept nogil:
+    s.hex_tile[hex_id] = <int8_t>tile
+    s.tile_hex[tile - 1] = <int8_t>hex_id
+    s.explored |= ONE << hex_id
+    s.on_map |= ONE << (tile - 1)
+
+
+cdef void sb_apply_action(const void *params, void *st, int action) noexcept nogil:
+    cdef const SbParams *p = <const SbParams *>params
+    cdef SbState *s = <SbState *>st
+    cdef int tile, hex_id, i, seat, n
+    cdef int8_t tmp
+    cdef int opts[3]
+    if s.step == SB_DEAL or s.step == SB_DRAW:
+        tile = action - p.deal_base + 1
+        i = s.pos
+        while s.order[i] != tile:
+            i += 1
+        tmp = s.order[s.pos]
+        s.order[s.pos] = s.order[i]
+        s.order[i] = tmp
+        s.pos += 1
+        if s.step == SB_DRAW:
+            s.hand[s.player] |= ONE << (tile - 1)
+            end_turn(p, s)
+            return
+        seat = deal_seat(p, s.pos - 1)
+        if seat < 0:
+            place_tile(s, tile, p.centre)
+        elif s.pos - 1 <= p.num_players * p.set_aside:
+            s.set_aside[seat] |= ONE << (tile - 1)
+        else:
+            s.hand[seat] |= ONE << (tile - 1)
+        if s.pos == p.setup_deals:
+            s.player = <int8_t>(p.num_players - 1)
+            end_turn(p, s)
+    elif s.step == SB_EXPLORE:
+        tile = action // p.num_hexes
+        hex_id = action - tile * p.num_hexes
+        s.hand[s.player] &= ~(ONE << tile)
+        place_tile(s, tile + 1, hex_id)
+        s.just_explored = <int8_t>hex_id
+        s.step = SB_HIKE
+        n = hike_options(p, s, opts)
+        if n == 1:
+            do_hike(p, s, opts[0])
+        elif n == 0:
+            after_hike(p, s)
+    elif s.step == SB_HIKE:
+        do_hike(p, s, action)
+
+
+cdef int sb_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int i = s.pos + rng_below(rng, p.num_tiles - s.pos)
+    return p.deal_base + s.order[i] - 1
+
+
+cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogil:
+    """Points per player: hikers on tiles whose run of consecutive, adjacent
+    numbers has at least min_run tiles."""
+    cdef uint64_t cand, links = 0, starts, covered
+    cdef int i, j, h
+    for i in range(p.num_players):
+        out[i] = 0
+    # tiles i+1 and i+2 both on the map, then adjacent: link bit i
+    cand = s.on_map & (s.on_map >> 1)
+    while cand:
+        i = ctz64(cand)
+        cand &= cand - 1
+        if (p.neighbours[s.tile_hex[i]] >> s.tile_hex[i + 1]) & 1:
+            links |= ONE << i
+    starts = links
+    for j in range(1, p.min_run - 1):
+        starts &= links >> j
+    covered = starts
+    for j in range(1, p.min_run):
+        covered |= starts << j
+    covered &= s.on_map
+    while covered:
+        i = ctz64(covered)
+        covered &= covered - 1
+        h = s.tile_hex[i]
+        if s.hiker_count[h]:
+            out[s.hiker_owner[h]] += s.hiker_count[h]
+
+
+cdef void sb_returns(const void *params, const void *st, double *out) noexcept nogil:
+    """Win shares at the end (1 for the sole winner, ties split), 0 before."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int pts[SB_MAX_PLAYERS]
+    cdef int i, best, winners = 0
+    if s.step != SB_OVER:
+        for i in range(p.num_players):
+            out[i] = 0.0
+        return
+    sb_scores(p, s, pts)
+    best = pts[0]
+    for i in range(1, p.num_players):
+        if pts[i] > best:
+            best = pts[i]
+    for i in range(p.num_players):
+        if pts[i] == best:
+            winners += 1
+    for i in range(p.num_players):
+        out[i] = 1.0 / winners if pts[i] == best else 0.0
+
+
+cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
+    """Re-deal the other hands, the other set-aside piles and the stack order,
+    keeping every size (the same gathering order as reference.resample)."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef SbState *s = <SbState *>st
+    cdef int8_t buf[SB_MAX]
+    cdef int n = 0, k = 0, q, i, cnt
+    cdef uint64_t m
+    for q in range(p.num_players):
+        if q == player:
+            continue
+        m = s.hand[q]
+        while m:
+            buf[n] = <int8_t>(ctz64(m) + 1)
+            m &= m - 1
+            n += 1
+        m = s.set_aside[q]
+        while m:
+            buf[n] = <int8_t>(ctz64(m) + 1)
+            m &= m - 1
+            n += 1
+    for i in range(s.pos, p.num_tiles):
+        buf[n] = s.order[i]
+        n += 1
+    rng_shuffle_i8(rng, buf, n)
+    for q in range(p.num_players):
+        if q == player:
+            continue
+        cnt = popcount64(s.hand[q])
+        m = 0
+        for i in range(cnt):
+            m |= ONE << (buf[k] - 1)
+            k += 1
+        s.hand[q] = m
+        cnt = popcount64(s.set_aside[q])
+        m = 0
+        for i in range(cnt):
+            m |= ONE << (buf[k] - 1)
+            k += 1
+        s.set_aside[q] = m
+    for i in range(s.pos, p.num_tiles):
+        s.order[i] = buf[k]
+        k += 1
+
+
+cdef int sb_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:
+    """A tile dealt or drawn into another player's hand or set-aside pile is hidden."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int seat
+    if s.step == SB_DEAL:
+        seat = deal_seat(p, s.pos)
+        if seat >= 0 and seat != player:
+            return GAME_HIDDEN
+    elif s.step == SB_DRAW and s.player != player:
+        return GAME_HIDDEN
+    return action
+
+
+cdef uint64_t sb_hash(const void *params, const void *st) noexcept nogil:
+    """Zobrist hash of the map, hikers, hands, set-aside piles, unplaced
+    hikers and whose step it is. The stack order is left out: chance draws
+    uniformly from it, so it does not change the value of a position."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef uint64_t h, m
+    cdef int q, x
+    h = p.z_turn[s.player][s.step] ^ p.z_just[s.just_explored + 1]
+    m = s.explored
+    while m:
+        x = ctz64(m)
+        m &= m - 1
+        h ^= p.z_tile[s.hex_tile[x] - 1][x]
+        if s.hiker_count[x]:
+            h ^= p.z_hiker[x][2 * s.hiker_owner[x] + s.hiker_count[x] - 1]
+    for q in range(p.num_players):
+        m = s.hand[q]
+        while m:
+            h ^= p.z_hand[q][ctz64(m)]
+            m &= m - 1
+        m = s.set_aside[q]
+        while m:
+            h ^= p.z_aside[q][ctz64(m)]
+            m &= m - 1
+        h ^= p.z_solo[q][s.solo[q]] ^ p.z_pairs[q][s.pairs[q]]
+    return h
+
+
+cdef int sb_is_legal(const SbParams *p, const SbState *s, int action) noexcept nogil:
+    cdef int buf[SB_MAX_ACTIONS]
+    cdef int n = sb_legal_actions(p, s, buf), i
+    for i in range(n):
+        if buf[i] == action:
+            return 1
+    return 0
+
+
+# ----- Python objects -----------------------------------------------------------
+cdef class SwitchbacksCore:
+    """The constant tables of one game (player count and map) and its GameDef.
+
+    Built by :class:`~solvers.games.switchbacks.kernel.SwitchbacksKernel`;
+    keep this object alive while a capsule from ``gamedef_capsule()`` is used.
+    """
+
+    cdef SbParams *params
+    cdef GameDef gamedef
+
+    def __cinit__(self, int players, int num_hexes, int num_tiles, int centre, int set_aside,
+                  int hand_size, int hikers, int min_run, neighbours):
+        cdef SbParams *p
+        cdef uint64_t rng = 0x5357495443484241ULL  # fixed Zobrist seed
+        cdef int i, j
+        cdef GameDef *g
+        if not (2 <= players <= SB_MAX_PLAYERS and 1 <= num_hexes <= SB_MAX
+                and 1 <= num_tiles <= SB_MAX and 1 <= hand_size <= 10
+                and 0 < hikers < SB_MAX_HIKERS and len(neighbours) == num_hexes):
+            raise SolversError("Switchbacks kernel: tables out of range")
+        p = <SbParams *>calloc(1, sizeof(SbParams))
+        if p == NULL:
+            raise MemoryError()
+        self.params = p
+        p.num_players = players
+        p.num_hexes = num_hexes
+        p.num_tiles = num_tiles
+        p.centre = centre
+        p.set_aside = set_aside
+        p.hand_size = hand_size
+        p.hikers = hikers
+        p.min_run = min_run
+        p.setup_deals = 1 + players * set_aside + players * hand_size
+        p.buddy_up = num_tiles * num_hexes
+        p.hike_solo = p.buddy_up + 1
+        p.hike_buddies = p.buddy_up + 2
+        p.deal_base = p.buddy_up + 3
+        p.num_actions = p.deal_base + num_tiles
+        p.all_hexes = (ONE << num_hexes) - 1 if num_hexes < 64 else ~(<uint64_t>0)
+        for i in range(num_hexes):
+            p.neighbours[i] = <uint64_t>neighbours[i]
+        for i in range(SB_MAX):
+            for j in range(SB_MAX):
+                p.z_tile[i][j] = splitmix64_next(&rng)
+            for j in range(2 * SB_MAX_PLAYERS):
+                p.z_hiker[i][j] = splitmix64_next(&rng)
+        for i in range(SB_MAX_PLAYERS):
+            for j in range(SB_MAX):
+                p.z_hand[i][j] = splitmix64_next(&rng)
+                p.z_aside[i][j] = splitmix64_next(&rng)
+            for j in range(SB_MAX_HIKERS):
+                p.z_solo[i][j] = splitmix64_next(&rng)
+                p.z_pairs[i][j] = splitmix64_next(&rng)
+            for j in range(5):
+                p.z_turn[i][j] = splitmix64_next(&rng)
+        for i in range(SB_MAX + 1):
+            p.z_just[i] = splitmix64_next(&rng)
+
+        g = &self.gamedef
+        g.name = b"switchbacks"
+        g.num_players = players
+        g.max_actions = hand_size * num_hexes if hand_size * num_hexes > num_tiles else num_tiles
+        g.num_distinct_actions = p.num_actions
+        # every tile is dealt once (chance) and explored at most once with one
+        # hike decision
+        g.max_game_length = 3 * num_tiles
+        g.state_size = sizeof(SbState)
+        g.params = p
+        g.current_player = sb_current_player
+        g.legal_actions = sb_legal_actions
+        g.apply_action = sb_apply_action
+        g.chance_outcomes = sb_chance_outcomes
+        g.sample_chance = sb_sample_chance
+        g.returns = sb_returns
+        g.determinize = sb_determinize
+        g.action_observation = sb_action_observation
+        g.hash = sb_hash
+
+    def __dealloc__(self):
+        free(self.params)
+
+    @property
+    def state_size(self) -> int:
+        return sizeof(SbState)
+
+    @property
+    def max_actions(self) -> int:
+        return self.gamedef.max_actions
+
+    @property
+    def max_game_length(self) -> int:
+        return self.gamedef.max_game_length
+
+    def gamedef_capsule(self):
+        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
+        return PyCapsule_New(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+
+    def play_random_games(self, long n, uint64_t seed):
+        """Play ``n`` games in C, chance and players uniformly at random;
+        return the mean score of each player.
+
+        Game ``i`` deals from a deck shuffled with the i-th draw of
+        ``SplitMix64(seed)``; chance and moves use the same generator.
+        """
+        cdef const SbParams *p = self.params
+        cdef SbState s
+        cdef int acts[SB_MAX_ACTIONS]
+        cdef int pts[SB_MAX_PLAYERS]
+        cdef double totals[SB_MAX_PLAYERS]
+        cdef uint64_t rng = seed
+        cdef long g
+        cdef int a, k, q
+        if n <= 0:
+            raise SolversError(f"the number of games should be positive, not {n}")
+        for q in range(SB_MAX_PLAYERS):
+            totals[q] = 0.0
+        with nogil:
+            for g in range(n):
+                sb_new_state(p, &s, splitmix64_next(&rng))
+                while s.step != SB_OVER:
+                    if s.step == SB_DEAL or s.step == SB_DRAW:
+                        a = sb_sample_chance(p, &s, &rng)
+                    else:
+                        k = sb_legal_actions(p, &s, acts)
+                        a = acts[rng_below(&rng, k)]
+                    sb_apply_action(p, &s, a)
+                sb_scores(p, &s, pts)
+                for q in range(p.num_players):
+                    totals[q] += pts[q]
+        return [totals[q] / n for q in range(p.num_players)]
+
+
+cdef class KernelState:
+    """The Python face of one ``SbState``. The kernel wrapper subclasses it
+    (adding names and views shared with the reference)."""
+
+    cdef SbState st
+    cdef const SbParams *p
+    cdef SwitchbacksCore core
+    cdef public object game
+    cdef public list history
+
+    def _start(self, SwitchbacksCore core, game, uint64_t seed):
+        self.core = core
+        self.p = core.params
+        self.game = game
+        self.history = []
+        sb_new_state(self.p, &self.st, seed)
+
+    # ----- the State interface ------------------------------------------------
+    def current_player(self) -> int:
+        return sb_current_player(self.p, &self.st)
+
+    def is_chance_node(self) -> bool:
+        return self.st.step == SB_DEAL or self.st.step == SB_DRAW
+
+    def is_terminal(self) -> bool:
+        return self.st.step == SB_OVER
+
+    def legal_actions(self) -> list:
+        cdef int buf[SB_MAX_ACTIONS]
+        cdef int n = sb_legal_actions(self.p, &self.st, buf), i
+        return [buf[i] for i in range(n)]
+
+    def chance_outcomes(self) -> list:
+        cdef int buf[SB_MAX]
+        cdef double probs[SB_MAX]
+        cdef int n = sb_chance_outcomes(self.p, &self.st, buf, probs), i
+        return [(buf[i], probs[i]) for i in range(n)]
+
+    def seeded_outcome(self) -> int:
+        if not (self.st.step == SB_DEAL or self.st.step == SB_DRAW):
+            raise SolversError("not a chance node")
+        return self.p.deal_base + self.st.order[self.st.pos] - 1
+
+    def apply_action(self, action) -> None:
+        if (not isinstance(action, int) or not 0 <= action < self.p.num_actions
+                or not sb_is_legal(self.p, &self.st, action)):
+            raise IllegalActionError(f"action {action!r} is not legal here")
+        self.history.append(action)
+        sb_apply_action(self.p, &self.st, action)
+
+    def scores(self) -> list:
+        cdef int pts[SB_MAX_PLAYERS]
+        sb_scores(self.p, &self.st, pts)
+        return [pts[i] for i in range(self.p.num_players)]
+
+    def returns(self) -> list:
+        cdef double out[SB_MAX_PLAYERS]
+        sb_returns(self.p, &self.st, out)
+        return [out[i] for i in range(self.p.num_players)]
+
+    def clone(self):
+        cdef KernelState other = type(self).__new__(type(self))
+        other.st = self.st
+        other.p = self.p
+        other.core = self.core
+        other.game = self.game
+        other.history = list(self.history)
+        return other
+
+    def resample(self, player, seed):
+        """A copy in which the other hands, the other set-aside piles and the
+        stack order are dealt afresh from ``SplitMix64(seed)``, or from the
+        generator ``seed`` itself, which advances (the same deal as the
+        reference's ``resample``)."""
+        cdef KernelState other
+        cdef uint64_t rng
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.p.num_players:
+            raise SolversError(f"no player {player!r} in a {self.p.num_players}-player game")
+        generator = seed if isinstance(seed, SplitMix64) else None
+        if generator is not None:
+            rng = generator.state
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise SolversError(f"seed should be an int or a SplitMix64, not {type(seed).__name__}")
+        else:
+            rng = seed & 0xFFFFFFFFFFFFFFFF
+        other = self.clone()
+        sb_determinize(self.p, &other.st, <int>player, &rng)
+        if generator is not None:
+            generator.state = rng
+        return other
+
+    def action_observation(self, int action, int player) -> int:
+        """What ``player`` sees of ``action``: the action, or -2 when hidden."""
+        return sb_action_observation(self.p, &self.st, action, player)
+
+    def hash(self) -> int:
+        """The Zobrist hash of the position (see ``sb_hash``)."""
+        return sb_hash(self.p, &self.st)
+
+    def _state_capsule(self):
+        """A PyCapsule "solvers.State" pointing at this state's struct
+        (valid while this object lives)."""
+        return PyCapsule_New(&self.st, SOLVERS_STATE_CAPSULE, NULL)
+
+    def _raw(self) -> bytes:
+        """The state struct as bytes (for a search that stored one)."""
+        return (<char *>&self.st)[:sizeof(SbState)]
+
+    def _set_raw(self, bytes raw) -> None:
+        if len(raw) != sizeof(SbState):
+            raise SolversError(f"a Switchbacks state has {sizeof(SbState)} bytes, not {len(raw)}")
+        memcpy(&self.st, <const char *>raw, sizeof(SbState))
+
+    # ----- fields, named as in the reference state -------------------------
+    @property
+    def order(self) -> list:
+        return [self.st.order[i] for i in range(self.p.num_tiles)]
+
+    @property
+    def pos(self) -> int:
+        return self.st.pos
+
+    @property
+    def board(self) -> dict:
+        return {h: self.st.hex_tile[h] for h in range(self.p.num_hexes) if self.st.hex_tile[h]}
+
+    @property
+    def hikers(self) -> dict:
+        return {h: (self.st.hiker_owner[h], self.st.hiker_count[h])
+                for h in range(self.p.num_hexes) if self.st.hiker_count[h]}
+
+    @property
+    def hands(self) -> list:
+        return [set(_tiles(self.st.hand[q])) for q in range(self.p.num_players)]
+
+    @property
+    def set_aside(self) -> list:
+        return [set(_tiles(self.st.set_aside[q])) for q in range(self.p.num_players)]
+
+    @property
+    def solo(self) -> list:
+        return [self.st.solo[q] for q in range(self.p.num_players)]
+
+    @property
+    def buddies(self) -> list:
+        return [self.st.pairs[q] for q in range(self.p.num_players)]
+
+    @property
+    def player(self) -> int:
+        return self.st.player
+
+    @property
+    def step(self) -> str:
+        return STEP_NAMES[self.st.step]
+
+    @property
+    def just_explored(self):
+        return None if self.st.just_explored < 0 else self.st.just_explored
+
+    def _load(self, SwitchbacksCore core, game, order, int pos, board, hikers, hands, set_aside,
+              solo, buddies, int player, str step, just_explored) -> None:
+        """Fill the struct from reference-style fields (already validated)."""
+        cdef SbState *s = &self.st
+        cdef int q
+        self.core = core
+        self.p = core.params
+        self.game = game
+        self.history = []
+        memset(s, 0, sizeof(SbState))
+        memset(s.tile_hex, -1, SB_MAX)
+        memset(s.hiker_owner, -1, SB_MAX)
+        for i, t in enumerate(order):
+            s.order[i] = t
+        s.pos = pos
+        for h, t in board.items():
+            place_tile(s, t, h)
+        for h, (owner, count) in hikers.items():
+            s.hiker_owner[h] = owner
+            s.hiker_count[h] = count
+        for q in range(self.p.num_players):
+            for t in hands[q]:
+                s.hand[q] |= ONE << (t - 1)
+            for t in set_aside[q]:
+                s.set_aside[q] |= ONE << (t - 1)
+            s.solo[q] = solo[q]
+            s.pairs[q] = buddies[q]
+        s.player = player
+        s.step = STEP_NAMES.index(step)
+        s.just_explored = -1 if just_explored is None else just_explored
+
+
+cdef list _tiles(uint64_t m):
+    cdef list out = []
+    while m:
+        out.append(ctz64(m) + 1)
+        m &= m - 1
+    return out
