@@ -65,7 +65,23 @@ def load_game(name: str, players: int | None = None, *, reference: bool = False,
     return cls(players=players, **options)
 
 
+def load_agent(kind: str, game: Game, **options: Any):
+    """An AI player for ``game``: ``random``, ``greedy``, ``mcts`` or ``endgame``.
+
+    >>> import solvers
+    >>> game = solvers.load_game("c2c", challenge="The Alamo")
+    >>> agent = solvers.load_agent("mcts", game, iterations=500, seed=1)
+
+    ``agent.step(state)`` returns an action for the player to move;
+    ``agent.analyse(state)`` ranks the legal actions. See :mod:`solvers.agents`.
+    """
+    from .agents import load_agent as _load_agent
+
+    return _load_agent(kind, game, **options)
+
+
 __all__ = [
+    "load_agent",
     "CHANCE", "TERMINAL", "Game", "State", "SolversError", "IllegalActionError",
     "UnknownNameError", "load_game", "game_names", "canonical_game_name", "__version__",
 ]

@@ -1,1 +1,24 @@
-"""Agents: one API for every game (``solvers.load_agent``)."""
+"""Agents: one API for every game.
+
+>>> from solvers.agents import load_agent, parse_agent_spec
+>>> from solvers._core.toygames import TicTacToe
+>>> game = TicTacToe()
+>>> kind, options = parse_agent_spec("mcts:iterations=300,seed=2")
+>>> agent = load_agent(kind, game, **options)
+>>> state = game.new_initial_state()
+>>> for a in (0, 3, 1, 4):          # x to move, two in the top row
+...     state.apply_action(a)
+>>> agent.analyse(state)[0]["move"]
+'x at c1'
+
+Kinds: ``random``, ``greedy`` (best immediate score), ``mcts``
+(information-set MCTS, optionally handing over to the exact endgame search)
+and ``endgame`` (exact search, averaged over determinisations).
+"""
+
+from .base import Agent, agent_names, load_agent, parse_agent_spec
+from .basic import GreedyAgent, RandomAgent
+from .searching import EndgameAgent, MCTSAgent
+
+__all__ = ["Agent", "agent_names", "load_agent", "parse_agent_spec", "RandomAgent", "GreedyAgent",
+           "MCTSAgent", "EndgameAgent"]

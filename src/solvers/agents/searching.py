@@ -1,0 +1,115 @@
+"""Agents that search: Monte Carlo tree search and exact endgame search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import SolversError
+from ..game import Game, State
+from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
+from ..search.mcts import mcts_search, playout_plies
+from .base import Agent, register
+
+
+def _whole(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise SolversError(f"{name} must be a whole number >= {minimum}, not {value!r}")
+    return value
+
+
+def _number(name: str, value: Any, minimum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum:
+        raise SolversError(f"{name} must be a number >= {minimum}, not {value!r}")
+    return float(value)
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise SolversError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+@register("mcts")
+class MCTSAgent(Agent):
+    """Information-set MCTS for the player to move (C when the game offers its
+    C tables, else Python; :mod:`solvers.search.mcts`).
+
+    Options: ``iterations`` and/or ``time`` (seconds; default 1000
+    iterations), ``seed``, ``c`` (exploration, default 1.4),
+    ``rollout_plies`` (0 = random playouts to the end), ``endgame_plies``
+    (when random playouts from here end within that many actions, try the
+    exact endgame search first, with ``endgame_nodes`` nodes at most and
+    ``samples`` determinisations; if it is too large, search with MCTS),
+    ``backend`` (auto, c, python), ``max_nodes`` (tree size bound).
+
+    Ranking: most visits first; ``value`` is the mean return of the player to
+    move after the action.
+    """
+
+    options = ("seed", "iterations", "time", "c", "rollout_plies", "endgame_plies", "endgame_nodes",
+               "samples", "backend", "max_nodes")
+
+    def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
+                 time: float | None = None, c: float = 1.4, rollout_plies: int = 0,
+                 endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
+                 backend: str = "auto", max_nodes: int | None = None):
+        super().__init__(game, seed)
+        if iterations is None and time is None:
+            iterations = 1000
+        self.iterations = None if iterations is None else _whole("iterations", iterations, 1)
+        self.time = None if time is None else _number("time", time, 0.0)
+        self.c = _number("c", c, 0.0)
+        self.rollout_plies = _whole("rollout_plies", rollout_plies, 0)
+        self.endgame_plies = _whole("endgame_plies", endgame_plies, 0)
+        self.endgame_nodes = _whole("endgame_nodes", endgame_nodes, 1)
+        self.samples = _whole("samples", samples, 1)
+        self.backend = _choice("backend", backend, ("auto", "c", "python"))
+        self.max_nodes = None if max_nodes is None else _whole("max_nodes", max_nodes, 1)
+
+    def analyse(self, state: State) -> list[dict[str, Any]]:
+        player = self._check(state)
+        seed = self.rng.next()
+        if self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies:
+            try:
+                r = expected_endgame(state, samples=self.samples, seed=seed, max_nodes=self.endgame_nodes,
+                                     backend=self.backend)
+            except SolversError:
+                pass   # too large after all: search with MCTS
+            else:
+                return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
+        r = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
+                        rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes)
+        rows = [self._row(state, a, v, n) for a, n, v in r.rows()]
+        seen = {row["action"] for row in rows}
+        # Actions the budget never tried come last, unvisited.
+        rows += [self._row(state, a, 0.0, 0) for a in state.legal_actions() if a not in seen]
+        return rows
+
+
+@register("endgame")
+class EndgameAgent(Agent):
+    """Exact search to the end of the game (:mod:`solvers.search.endgame`),
+    averaged over ``samples`` determinisations of what the player to move
+    cannot see (default 16; a fully visible game needs one).
+
+    Options: ``seed``, ``samples``, ``max_nodes`` (give up with SolversError
+    beyond it), ``mode`` (auto, alphabeta, maxn), ``backend``. ``value`` is
+    the mean exact return of the player to move after the action and
+    ``visits`` the number of determinisations in which it was legal.
+    """
+
+    options = ("seed", "samples", "max_nodes", "mode", "backend")
+
+    def __init__(self, game: Game, seed: int | None = None, samples: int = 16,
+                 max_nodes: int = DEFAULT_MAX_NODES, mode: str = "auto", backend: str = "auto"):
+        super().__init__(game, seed)
+        self.samples = _whole("samples", samples, 1)
+        self.max_nodes = _whole("max_nodes", max_nodes, 1)
+        self.mode = _choice("mode", mode, ("auto", "alphabeta", "maxn"))
+        self.backend = _choice("backend", backend, ("auto", "c", "python"))
+
+    def analyse(self, state: State) -> list[dict[str, Any]]:
+        player = self._check(state)
+        r = expected_endgame(state, samples=self.samples, seed=self.rng.next(), mode=self.mode,
+                             max_nodes=self.max_nodes, backend=self.backend)
+        return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]

@@ -1,0 +1,375 @@
+"""Monte Carlo tree search over any :class:`solvers.game.State`.
+
+Two backends behind one call, :func:`mcts_search`:
+
+* **C** (``solvers._core.mcts``) when the state hands out its C tables
+  (``state.game._gamedef_capsule()`` and ``state._state_capsule()``): the
+  whole loop runs without the GIL, about a million iterations a second on a
+  small game.
+* **Python** (:class:`MCTS` here) for every other state, the pure-Python
+  reference games included. It follows the same algorithm, written
+  OpenSpiel-style as a :class:`SearchNode` tree plus an evaluator
+  (:class:`RandomRolloutEvaluator`).
+
+The algorithm: UCT (Kocsis and Szepesvari, ECML 2006) with chance nodes and
+max^n backup of the return vectors (the player to move at a node maximises
+its own mean return), and single-observer information-set MCTS (Cowling,
+Powley and Whitehouse, IEEE TCIAIG 2012) for hidden information: each
+iteration searches a fresh determinisation of the root (``resample`` in
+Python, ``determinize`` in C), children are keyed by the action as the
+searching player observes it, and UCB uses availability counts. A Python
+state without ``resample`` is treated as fully visible; chance outcomes are
+always drawn from ``chance_outcomes()``, never from the state's seed.
+
+    >>> from solvers._core.toygames import TicTacToe
+    >>> state = TicTacToe().new_initial_state()
+    >>> for a in (0, 3, 1, 4):
+    ...     state.apply_action(a)
+    >>> mcts_search(state, iterations=2000, seed=1).action          # C
+    2
+    >>> mcts_search(state, iterations=2000, seed=1, backend="python").action
+    2
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import SolversError
+from ..game import State
+from ..rng import SplitMix64, seed_from
+
+HIDDEN = -2  # an action the searching player cannot see (GAME_HIDDEN in C)
+
+
+@dataclass
+class SearchResult:
+    """What a search found, root actions ranked best first (most visits)."""
+
+    player: int
+    action: int | None
+    actions: list[int]
+    visits: list[int]
+    values: list[float]               # mean return of ``player`` after each action
+    value_vectors: list[list[float]]  # mean return of every seat
+    iterations: int
+    nodes: int
+    seconds: float
+    backend: str
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], backend: str) -> "SearchResult":
+        keys = ("player", "action", "actions", "visits", "values", "value_vectors",
+                "iterations", "nodes", "seconds")
+        return cls(**{k: d[k] for k in keys}, backend=backend)
+
+    def rows(self) -> list[tuple[int, int, float]]:
+        """(action, visits, value) best first."""
+        return list(zip(self.actions, self.visits, self.values))
+
+
+def has_kernel(state: State) -> bool:
+    """Whether ``state`` offers the C tables the C searches need."""
+    return hasattr(state, "_state_capsule") and hasattr(getattr(state, "game", None), "_gamedef_capsule")
+
+
+def _check_budget(iterations: int | None, time: float | None) -> None:
+    if iterations is None and time is None:
+        raise SolversError("give a budget: iterations and/or time")
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                   or iterations < 0):
+        raise SolversError(f"iterations must be a whole number >= 0, not {iterations!r}")
+    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time < 0):
+        raise SolversError(f"time must be a number of seconds >= 0, not {time!r}")
+
+
+def _check_root(state: State) -> int:
+    if state.is_terminal():
+        raise SolversError("the game is over: there is nothing to search")
+    if state.is_chance_node():
+        raise SolversError("a chance node is not a decision: resolve chance first")
+    return state.current_player()
+
+
+def sample_outcome(state: State, rng: SplitMix64) -> int:
+    """A chance outcome drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    u = (rng.next() >> 11) * (1.0 / 9007199254740992.0)
+    acc = 0.0
+    for action, prob in outcomes:
+        acc += prob
+        if u < acc:
+            return action
+    return outcomes[-1][0]
+
+
+class Evaluator(Protocol):
+    def evaluate(self, state: State, rng: SplitMix64) -> list[float]: ...
+
+
+class RandomRolloutEvaluator:
+    """The value of a state: the returns after uniformly random play to the
+    end (or ``rollout_plies`` actions; 0 means no cap).
+
+    >>> from solvers._core.toygames import Pig
+    >>> state = Pig(players=1, target=4, die=2, max_turns=1).new_initial_state()
+    >>> RandomRolloutEvaluator().evaluate(state, SplitMix64(3))
+    [0.0]
+    """
+
+    def __init__(self, rollout_plies: int = 0):
+        self.rollout_plies = rollout_plies
+
+    def evaluate(self, state: State, rng: SplitMix64) -> list[float]:
+        plies = 0
+        while not state.is_terminal() and (self.rollout_plies == 0 or plies < self.rollout_plies):
+            if state.is_chance_node():
+                state.apply_action(sample_outcome(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
+            plies += 1
+        return list(state.returns())
+
+
+class SearchNode:
+    """A node of the Python tree: visits, availability and the sum of the
+    return vectors backed up through it; children keyed by observed action."""
+
+    __slots__ = ("key", "visits", "avail", "total", "children")
+
+    def __init__(self, key: int, players: int):
+        self.key = key
+        self.visits = 0
+        self.avail = 1
+        self.total = [0.0] * players
+        self.children: dict[int, SearchNode] = {}
+
+    def ucb(self, player: int, c: float) -> float:
+        return self.total[player] / self.visits + c * math.sqrt(math.log(self.avail) / self.visits)
+
+
+class MCTS:
+    """The Python search: the same algorithm and result as the C one.
+
+    ``run(iterations=..., time=...)`` may be called again to search on;
+    ``stop()`` (from another thread) ends a running search early (a stop
+    that comes before ``run`` makes it return at once).
+    """
+
+    def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
+                 determinize: bool = True, evaluator: Evaluator | None = None,
+                 max_nodes: int | None = None):
+        self.player = _check_root(state)
+        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                      or max_nodes < 1):
+            raise SolversError(f"max_nodes must be a whole number >= 1, not {max_nodes!r}")
+        self.max_nodes = max_nodes
+        if not c >= 0:
+            raise SolversError(f"the exploration constant must be >= 0, not {c}")
+        if rollout_plies < 0:
+            raise SolversError(f"rollout_plies must be >= 0, not {rollout_plies}")
+        self.root_state = state.clone()
+        self.players = state.game.num_players
+        self.c = c
+        self.rng = SplitMix64(seed_from(seed))
+        self.evaluator = evaluator or RandomRolloutEvaluator(rollout_plies)
+        self.resample = determinize and hasattr(state, "resample")
+        self.observe = hasattr(state, "action_observation")
+        self.root = SearchNode(HIDDEN, self.players)
+        self.nodes = 1
+        self.iterations = 0
+        self.seconds = 0.0
+        self._stop = False
+
+    def _key(self, state: State, action: int) -> int:
+        return state.action_observation(action, self.player) if self.observe else action
+
+    def _full(self) -> bool:
+        return self.max_nodes is not None and self.nodes >= self.max_nodes
+
+    def iterate(self) -> None:
+        rng = self.rng
+        st = self.root_state.resample(self.player, rng) if self.resample else self.root_state.clone()
+        node = self.root
+        path = [node]
+        while not st.is_terminal():
+            if st.is_chance_node():
+                a = sample_outcome(st, rng)
+                key = self._key(st, a)
+                st.apply_action(a)
+                child = node.children.get(key)
+                if child is None:
+                    if not self._full():
+                        child = node.children[key] = SearchNode(key, self.players)
+                        self.nodes += 1
+                        path.append(child)
+                    break
+                path.append(child)
+                node = child
+                continue
+            p = st.current_player()
+            groups: dict[int, list[int]] = {}
+            for a in st.legal_actions():
+                groups.setdefault(self._key(st, a), []).append(a)
+            unexpanded = []
+            for key in groups:
+                child = node.children.get(key)
+                if child is None:
+                    unexpanded.append(key)
+                else:
+                    child.avail += 1
+            if unexpanded and not self._full():
+                key = unexpanded[rng.below(len(unexpanded))] if len(unexpanded) > 1 else unexpanded[0]
+                acts = groups[key]
+                st.apply_action(acts[rng.below(len(acts))] if len(acts) > 1 else acts[0])
+                child = node.children[key] = SearchNode(key, self.players)
+                self.nodes += 1
+                path.append(child)
+                break
+            available = [node.children[k] for k in groups if k in node.children]
+            if not available:            # the tree is full and nothing here was expanded
+                legal = st.legal_actions()
+                st.apply_action(legal[rng.below(len(legal))])
+                break
+            best = max(available, key=lambda ch: ch.ucb(p, self.c))
+            acts = groups[best.key]
+            st.apply_action(acts[rng.below(len(acts))] if len(acts) > 1 else acts[0])
+            path.append(best)
+            node = best
+        value = self.evaluator.evaluate(st, rng)
+        for n in path:
+            n.visits += 1
+            for k in range(self.players):
+                n.total[k] += value[k]
+
+    def run(self, iterations: int | None = None, time: float | None = None) -> SearchResult:
+        _check_budget(iterations, time)
+        start = _time.perf_counter()
+        done = 0
+        while (iterations is None or done < iterations) and not self._stop:
+            if time is not None and _time.perf_counter() - start >= time:
+                break
+            self.iterate()
+            done += 1
+        self._stop = False
+        self.iterations += done
+        self.seconds += _time.perf_counter() - start
+        return self.result()
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def result(self) -> SearchResult:
+        rows = []
+        for key, ch in self.root.children.items():
+            if ch.visits > 0 and key >= 0:
+                vec = [t / ch.visits for t in ch.total]
+                rows.append((key, ch.visits, vec[self.player], vec))
+        rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
+        return SearchResult(
+            player=self.player, action=rows[0][0] if rows else None,
+            actions=[r[0] for r in rows], visits=[r[1] for r in rows],
+            values=[r[2] for r in rows], value_vectors=[r[3] for r in rows],
+            iterations=self.iterations, nodes=self.nodes, seconds=self.seconds, backend="python",
+        )
+
+
+class CSearch:
+    """The C search (``solvers._core.mcts.Search``) with the Python result type."""
+
+    def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
+                 determinize: bool = True, max_nodes: int | None = None):
+        from .._core import mcts as _cmcts
+
+        _check_root(state)
+        kwargs: dict[str, Any] = {}
+        if max_nodes is not None:
+            kwargs["max_nodes"] = max_nodes
+        self._search = _cmcts.Search(
+            state.game._gamedef_capsule(), state._state_capsule(), c=c, seed=seed_from(seed),
+            rollout_plies=rollout_plies, determinize=determinize, owner=state.game, **kwargs,
+        )
+        self.player = self._search.player
+
+    def run(self, iterations: int | None = None, time: float | None = None) -> SearchResult:
+        _check_budget(iterations, time)
+        return SearchResult.from_dict(self._search.run(iterations=iterations, time=time), "c")
+
+    def stop(self) -> None:
+        self._search.stop()
+
+    def result(self) -> SearchResult:
+        return SearchResult.from_dict(self._search.result(), "c")
+
+    @property
+    def memory_bytes(self) -> int:
+        return self._search.memory_bytes
+
+
+def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: int | None = 0,
+                rollout_plies: int = 0, determinize: bool = True,
+                max_nodes: int | None = None) -> MCTS | CSearch:
+    """A search object rooted at ``state`` (``run``/``stop``/``result``).
+
+    ``backend``: ``"auto"`` (C when the state offers its tables), ``"c"`` or
+    ``"python"``.
+    """
+    if backend not in ("auto", "c", "python"):
+        raise SolversError(f"unknown search backend {backend!r}; use 'auto', 'c' or 'python'")
+    if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int):
+        raise SolversError(f"rollout_plies must be a whole number, not {rollout_plies!r}")
+    if isinstance(c, bool) or not isinstance(c, (int, float)):
+        raise SolversError(f"the exploration constant must be a number, not {c!r}")
+    if backend == "c" and not has_kernel(state):
+        raise SolversError("this state has no C tables; use backend='python'")
+    if backend == "python" or (backend == "auto" and not has_kernel(state)):
+        return MCTS(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
+                    max_nodes=max_nodes)
+    return CSearch(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
+                   max_nodes=max_nodes)
+
+
+def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
+                c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
+                backend: str = "auto", max_nodes: int | None = None) -> SearchResult:
+    """Search from ``state`` for the player to move and return the result.
+
+    Budget: ``iterations`` and/or ``time`` seconds (the first reached ends
+    the search). The same seed gives the same result for an iteration budget.
+    """
+    _check_budget(iterations, time)
+    if max_nodes is None and iterations is not None and time is None:
+        max_nodes = iterations + 1
+    search = make_search(state, backend=backend, c=c, seed=seed, rollout_plies=rollout_plies,
+                         determinize=determinize, max_nodes=max_nodes)
+    return search.run(iterations=iterations, time=time)
+
+
+def playout_plies(state: State, samples: int = 8, seed: int | None = 0) -> int:
+    """The most actions that ``samples`` random playouts from ``state`` took
+    (after re-dealing what the player to move cannot see): a cheap estimate
+    of how many plies are left."""
+    rng = SplitMix64(seed_from(seed))
+    player = state.current_player()
+    if has_kernel(state):
+        from .._core import mcts as _cmcts
+
+        return _cmcts.playout_plies(state.game._gamedef_capsule(), state._state_capsule(),
+                                    samples, rng.next(), player if player >= 0 else -1)
+    most = 0
+    for _ in range(samples):
+        st = state.resample(player, rng) if player >= 0 and hasattr(state, "resample") else state.clone()
+        plies = 0
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply_action(sample_outcome(st, rng))
+            else:
+                legal = st.legal_actions()
+                st.apply_action(legal[rng.below(len(legal))])
+            plies += 1
+        most = max(most, plies)
+    return most

@@ -1,0 +1,292 @@
+"""Exact endgame search (C and Python) against a naive minimax/expectimax."""
+
+import pytest
+
+from solvers._core import endgame as cend
+from solvers._core.toygames import HighCard, Pig, TicTacToe
+from solvers.errors import SolversError
+from solvers.rng import SplitMix64
+from solvers.search import expected_endgame, solve_endgame
+
+BACKENDS = ["c", "python"]
+
+
+def naive(state, zero_sum):
+    """Plain recursion: expectation at chance; the mover maximises its own
+    return, or with ``zero_sum`` (two players) its return minus the other's."""
+    if state.is_terminal():
+        return state.returns()
+    if state.is_chance_node():
+        out = [0.0] * state.game.num_players
+        for a, p in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(a)
+            out = [x + p * y for x, y in zip(out, naive(child, zero_sum))]
+        return out
+    p = state.current_player()
+
+    def utility(vec):
+        return vec[p] - vec[1 - p] if zero_sum else vec[p]
+
+    best = None
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        v = naive(child, zero_sum)
+        if best is None or utility(v) > utility(best):
+            best = v
+    return best
+
+
+def random_positions(game, count, plies, seed, stop_before_end=True):
+    """States reached by ``plies`` random actions (chance included) from the start."""
+    rng = SplitMix64(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state(seed=rng.next())
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+        if not state.is_terminal() or not stop_before_end:
+            out.append(state)
+    return out
+
+
+def assert_vec(a, b):
+    assert a == pytest.approx(b, abs=1e-9)
+
+
+CASES = [
+    # (game, plies of random play, positions, naive zero-sum utility)
+    (lambda: TicTacToe(), 4, 60, True),
+    (lambda: Pig(players=2, target=7, die=3, max_turns=3), 6, 60, True),
+    (lambda: Pig(players=1, target=8, die=3, max_turns=2), 2, 15, False),
+    (lambda: Pig(players=3, target=6, die=3, max_turns=3), 5, 20, False),
+    (lambda: HighCard(players=3, hand=3, extra=2), 11, 20, False),
+    (lambda: HighCard(players=2, hand=3, extra=2), 6, 20, True),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_endgame_equals_naive_search(backend, case):
+    make, plies, count, zero_sum = CASES[case]
+    game = make()
+    for state in random_positions(game, count, plies, seed=case * 1000 + 7):
+        before = state.clone()
+        r = solve_endgame(state, per_action=True, backend=backend)
+        assert state == before                              # the search leaves it alone
+        assert_vec(r.value, naive(state, zero_sum))
+        if state.is_chance_node():
+            assert r.action is None and r.line == []
+            continue
+        p = state.current_player()
+        # Every action's exact value, and the best action achieves the value.
+        for a, vec, _ in r.action_values:
+            child = state.clone()
+            child.apply_action(a)
+            assert_vec(vec, naive(child, zero_sum))
+        child = state.clone()
+        child.apply_action(r.action)
+        assert_vec(naive(child, zero_sum), r.value)
+        assert r.line[0] == r.action
+        assert sorted(a for a, _, _ in r.action_values) == state.legal_actions()
+        values = [vec[p] for _, vec, _ in r.action_values]
+        if not zero_sum:
+            assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_principal_line_plays_out_the_value(backend):
+    # Without chance the line reaches the end and its result is the value.
+    for state in random_positions(TicTacToe(), 10, 3, seed=5):
+        r = solve_endgame(state, backend=backend)
+        line_state = state.clone()
+        for a in r.line:
+            line_state.apply_action(a)
+        assert line_state.is_terminal()
+        assert_vec(line_state.returns(), r.value)
+
+
+def test_line_stops_at_chance():
+    state = Pig(players=2, target=7, die=3, max_turns=3).new_initial_state()
+    r = solve_endgame(state)
+    assert r.line == [1]              # roll, then chance decides
+    assert r.action == 1
+
+
+def test_tictactoe_from_the_start_is_a_draw_and_c_uses_its_table():
+    state = TicTacToe().new_initial_state()
+    r = solve_endgame(state)
+    assert r.value == [0.5, 0.5]
+    # Perfect-play tic-tac-toe has 5478 positions: the transposition table
+    # keeps the search to a few thousand nodes instead of 500 000 games.
+    assert r.nodes < 20000
+    assert r.backend == "c"
+
+
+def test_maxn_mode_gives_the_same_values_on_win_shares():
+    for state in random_positions(Pig(players=2, target=7, die=3, max_turns=3), 10, 4, seed=3):
+        ab = solve_endgame(state, mode="alphabeta")
+        mn = solve_endgame(state, mode="maxn")
+        assert_vec(ab.value, mn.value)
+
+
+def test_small_table_still_exact():
+    # A 16-entry table overwrites constantly; results must not change.
+    for state in random_positions(HighCard(players=3), 5, 9, seed=8):
+        big = solve_endgame(state, tt_bits=20)
+        small = solve_endgame(state, tt_bits=4)
+        assert_vec(big.value, small.value)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_node_budget_raises_and_leaves_the_state(backend):
+    state = Pig(players=2, target=20, die=6, max_turns=10).new_initial_state()
+    before = state.clone()
+    with pytest.raises(SolversError, match="gave up"):
+        solve_endgame(state, max_nodes=100, backend=backend)
+    assert state == before
+
+
+def test_bad_options_raise():
+    game = TicTacToe()
+    state = game.new_initial_state()
+    with pytest.raises(SolversError, match="mode"):
+        solve_endgame(state, mode="minimax")
+    with pytest.raises(SolversError, match="two players"):
+        solve_endgame(Pig(players=3).new_initial_state(), mode="alphabeta")
+    with pytest.raises(SolversError, match="backend"):
+        solve_endgame(state, backend="gpu")
+    with pytest.raises(SolversError, match="GameDef"):
+        cend.Solver(state._state_capsule())
+    with pytest.raises(SolversError):
+        cend.Solver(game._gamedef_capsule(), tt_bits=40)
+    with pytest.raises(SolversError, match="decision"):
+        chance = Pig().new_initial_state()
+        chance.apply_action(1)
+        expected_endgame(chance)
+    with pytest.raises(SolversError, match="samples"):
+        expected_endgame(state, samples=0)
+    with pytest.raises(SolversError, match="no player"):
+        expected_endgame(state, player=2)
+
+
+def test_terminal_state_has_its_returns():
+    state = TicTacToe().new_initial_state()
+    for a in (0, 3, 1, 4, 2):
+        state.apply_action(a)
+    r = solve_endgame(state)
+    assert r.value == [1.0, 0.0] and r.action is None
+
+
+def two_deals_alike_for_seat_0():
+    game = HighCard(players=2, hand=3, extra=2)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    for x in (7, 6, 4, 5, 2, 3):
+        a.apply_action(x)
+    for x in (7, 6, 4, 1, 2, 0):
+        b.apply_action(x)
+    assert a.information_state(0) == b.information_state(0)
+    return a, b
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_expected_endgame_reads_nothing_hidden(backend):
+    a, b = two_deals_alike_for_seat_0()
+    ra = expected_endgame(a, samples=12, seed=3, backend=backend)
+    rb = expected_endgame(b, samples=12, seed=3, backend=backend)
+    assert ra.action_values == rb.action_values
+    assert ra.samples == 12 and all(n == 12 for _, _, n in ra.action_values)
+    # Solving the true deals does tell them apart.
+    assert solve_endgame(a).value != solve_endgame(b).value
+
+
+def exact_expectation(state, player):
+    """Every consistent deal of the cards ``player`` has not seen, weighted
+    equally, solved exactly: the limit of expected_endgame."""
+    from itertools import permutations
+
+    game = state.game
+    n_cards = game.num_distinct_actions()
+    mine = set(state.legal_actions())
+    other_count = len(mine)                 # both seats hold as many cards here
+    unseen = [c for c in range(n_cards) if c not in mine]
+    totals, deals = {}, 0
+    for hand in set(frozenset(h) for h in permutations(unseen, other_count)):
+        # Rebuild the state with this hand for seat 1 (deals alternate seats).
+        st = game.new_initial_state()
+        ours, theirs = sorted(mine), sorted(hand)
+        for i in range(other_count):
+            st.apply_action(ours[i])
+            st.apply_action(theirs[i])
+        deals += 1
+        for a in st.legal_actions():
+            child = st.clone()
+            child.apply_action(a)
+            totals[a] = totals.get(a, 0.0) + naive(child, True)[player]
+    return {a: v / deals for a, v in totals.items()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_expected_endgame_approaches_the_exact_expectation(backend):
+    game = HighCard(players=2, hand=2, extra=2)        # cards 0..5
+    state = game.new_initial_state()
+    for x in (4, 5, 1, 0):                             # seat 0 holds 4 1
+        state.apply_action(x)
+    exact = exact_expectation(state, 0)
+    r = expected_endgame(state, samples=400, seed=5, backend=backend)
+    got = {a: vec[0] for a, vec, _ in r.action_values}
+    assert set(got) == set(exact)
+    for a in exact:
+        assert got[a] == pytest.approx(exact[a], abs=0.08)
+
+
+def test_expected_endgame_on_a_visible_game_is_the_exact_solve():
+    for state in random_positions(TicTacToe(), 5, 4, seed=2):
+        exact = solve_endgame(state, per_action=True)
+        sampled = expected_endgame(state, samples=3, seed=1)
+        assert {a: tuple(v) for a, v, _ in exact.action_values} == \
+               {a: tuple(v) for a, v, _ in sampled.action_values}
+        assert sampled.value == exact.value
+
+
+def c2c_last_round(players, seed, last_seat):
+    """Reference and kernel Coast to Coast states in lock-step, played at
+    random to the last round, where ``last_seat`` is to move."""
+    import solvers
+
+    ref = solvers.load_game("c2c", players=players, reference=True).new_initial_state(seed=seed)
+    ker = solvers.load_game("c2c", players=players).new_initial_state(seed=seed)
+    rng = SplitMix64(seed)
+    while not (ref.round == 5 and ref.current_player() == last_seat):
+        legal = ref.legal_actions()
+        a = ref.seeded_outcome() if ref.is_chance_node() else legal[rng.below(len(legal))]
+        ref.apply_action(a)
+        ker.apply_action(a)
+    return ref, ker
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_c2c_kernel_solo_last_round_equals_naive_on_the_reference(seed):
+    ref, ker = c2c_last_round(1, seed, 0)
+    r = solve_endgame(ker, per_action=True)
+    assert r.backend == "c"
+    # The kernel's search utility for solo without a challenge is score / 100.
+    assert r.value[0] * 100 == pytest.approx(naive(ref, False)[0])
+    for a, vec, _ in r.action_values:
+        child = ref.clone()
+        child.apply_action(a)
+        assert vec[0] * 100 == pytest.approx(naive(child, False)[0])
+    line = ker.clone()
+    for a in r.line:
+        line.apply_action(a)
+    assert line.is_terminal() and line.scores()[0] == pytest.approx(r.value[0] * 100)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_c2c_kernel_two_players_last_turn_equals_naive(seed):
+    ref, ker = c2c_last_round(2, seed, 1)
+    assert_vec(solve_endgame(ker).value, naive(ref, True))
