@@ -426,6 +426,15 @@ cdef void c2c_determinize(const void *params, void *st, int player,
         slots[k] = i
         cards[k] = s.order[i]
         k += 1
+    # Shuffle the unseen cards from a canonical (sorted) order, so that two
+    # states the player cannot tell apart re-deal identically from one seed.
+    for i in range(1, k):
+        c = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] > c:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = c
     rng_shuffle_i8(rng, cards, k)
     for j in range(nprivate):
         i = slots[j]
@@ -473,8 +482,9 @@ cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
 
 cdef uint64_t c2c_hash(const void *params, const void *st) noexcept nogil:
     """A hash of everything that shapes the rest of the game: the sheets (and
-    their round-start view), whose turn, the cards of the round and the set
-    (not the order) of undealt cards. The round tracker is left out."""
+    their round-start view), whose turn, the cards of the round (as a set,
+    except for the private setup deal) and the set (not the order) of
+    undealt cards. The round tracker is left out."""
     cdef const C2CParams *P = <const C2CParams *> params
     cdef const C2CState *s = <const C2CState *> st
     cdef uint64_t h = 0x243F6A8885A308D3ULL, w = 0
@@ -483,12 +493,20 @@ cdef uint64_t c2c_hash(const void *params, const void *st) noexcept nogil:
         h = mix(h, (<uint64_t> s.circled[p] << 32) | s.crossed[p])
         h = mix(h, (<uint64_t> s.exact[p] << 32) | s.start_exact[p])
         h = mix(h, (<uint64_t> s.start_circled[p] << 32) | s.start_crossed[p])
-    for i in range(s.ndealt):
-        w = (w << 6) ^ <uint64_t> (s.dealt[i] + 1)
-        if i % 8 == 7:
-            h = mix(h, w)
-            w = 0
-    h = mix(h, w)
+    if s.round == 0 and P.num_players > 1:
+        # Who holds which private card matters: hash the deal in order.
+        for i in range(s.ndealt):
+            w = (w << 6) ^ <uint64_t> (s.dealt[i] + 1)
+            if i % 8 == 7:
+                h = mix(h, w)
+                w = 0
+        h = mix(h, w)
+    else:
+        # A round's cards are used by identity, so their order is irrelevant:
+        # hashing the set merges the orders chance could deal them in.
+        for i in range(s.ndealt):
+            w |= bit(s.dealt[i])
+        h = mix(h, w | (<uint64_t> 1 << 40))
     h = mix(h, (<uint64_t> undealt_mask(P, s) << 32) | s.used)
     h = mix(h, (<uint64_t> <uint8_t> s.round) | (<uint64_t> <uint8_t> s.player) << 8
             | (<uint64_t> <uint8_t> s.step) << 16 | (<uint64_t> <uint8_t> s.ndealt) << 24
