@@ -38,7 +38,7 @@ from libc.string cimport memcpy, memset
 
 from c2c cimport *
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-                       rng_below, rng_shuffle_i8)
+                       rng_below, rng_shuffle_i8, rng_unit)
 
 import operator
 
@@ -474,6 +474,64 @@ cdef int c2c_action_observation(const void *params, const void *st, int action,
     return action
 
 
+cdef int c2c_rollout_action(const void *params, const void *st,
+                            uint64_t *rng) noexcept nogil:
+    """The playout policy search uses (``GameDef.rollout_action``): a light,
+    randomised greedy player, not a rule.
+
+    Crossing off: the card whose location hurts least (never a required
+    location if avoidable, then not a circled one, then not one that could be
+    circled now). Circling: a required location first, then an exact match,
+    then a location that extends a highway run; random among equals, and one
+    move in ten uniformly random so that playouts stay varied.
+    """
+    cdef const C2CParams *P = <const C2CParams *> params
+    cdef const C2CState *s = <const C2CState *> st
+    cdef int8_t cards[C2C_MAX_DEALT]
+    cdef int acts[3 * C2C_MAX_LOCATIONS + 4]
+    cdef int p = s.player, k, i, n, best = 0, card, loc, h
+    cdef uint32_t goal = P.required if P.num_players == 1 else 0
+    cdef uint32_t free = free_mask(P, s, p), hw
+    cdef double w, best_w = -1e300
+    if s.step == C2C_CROSS:
+        k = visible_cards(P, s, p, cards)
+        for i in range(k):
+            loc = cards[i]
+            w = rng_unit(rng)
+            if goal & bit(loc):
+                w -= 100.0
+            if s.circled[p] & bit(loc):
+                w -= 20.0
+            if free & bit(loc):
+                w -= 2.0
+            if w > best_w:
+                best_w = w
+                best = loc
+        return best
+    n = circle_actions(P, s, p, acts)
+    if n == 1:
+        return acts[0]
+    if rng_unit(rng) < 0.1:
+        return acts[rng_below(rng, n)]
+    for i in range(n):
+        card = (acts[i] - P.n) // P.n
+        loc = (acts[i] - P.n) % P.n
+        w = rng_unit(rng)
+        if goal & bit(loc):
+            w += 10.0
+        if card == loc:
+            w += 4.0
+        for h in range(P.num_highways):
+            if P.highway_shift[h] <= loc < P.highway_shift[h] + P.highway_len[h]:
+                hw = <uint32_t> (((<uint64_t> 1 << P.highway_len[h]) - 1) << P.highway_shift[h])
+                w += 1.5 * c2c_popcount(P.neighbours[loc] & hw & s.circled[p])
+                break
+        if w > best_w:
+            best_w = w
+            best = acts[i]
+    return best
+
+
 cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
     h ^= x
     h *= 0xFF51AFD7ED558CCDULL
@@ -614,6 +672,7 @@ cdef class GameCore:
         g.chance_outcomes = c2c_chance_outcomes
         g.sample_chance = c2c_sample_chance
         g.returns = c2c_returns
+        g.rollout_action = c2c_rollout_action
         g.determinize = c2c_determinize
         g.action_observation = c2c_action_observation
         g.hash = c2c_hash

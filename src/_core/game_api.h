@@ -47,6 +47,10 @@ typedef struct GameDef {
     int (*action_observation)(const void *params, const void *st, int action, int player);
     /* a hash of the full state (Zobrist or mixed), for transposition tables */
     uint64_t (*hash)(const void *params, const void *st);
+    /* optional (NULL: uniformly random): the move a playout makes for the
+       player to move. Game knowledge for search lives here, so MCTS stays
+       game-agnostic; it is a policy, not a rule. */
+    int (*rollout_action)(const void *params, const void *st, uint64_t *rng);
 } GameDef;
 
 #endif

@@ -24,6 +24,7 @@ cdef extern from "game_api.h" nogil:
         void (*determinize)(const void *params, void *st, int player, uint64_t *rng) noexcept nogil
         int (*action_observation)(const void *params, const void *st, int action, int player) noexcept nogil
         uint64_t (*hash)(const void *params, const void *st) noexcept nogil
+        int (*rollout_action)(const void *params, const void *st, uint64_t *rng) noexcept nogil
 
 cdef extern from "rng.h" nogil:
     uint64_t splitmix64_next(uint64_t *state)

@@ -21,7 +21,8 @@ Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
   ``mean + c * sqrt(ln(availability) / visits)``;
 * chance nodes draw with ``sample_chance``.
 
-Rollouts play uniformly at random to the end (or ``rollout_plies`` actions,
+Rollouts play the game's own playout policy (``GameDef.rollout_action``) or,
+without one, uniformly at random to the end (or ``rollout_plies`` actions,
 after which ``GameDef.returns`` of that state is used). The loop runs without
 the GIL over the function table and a preallocated, growing pool of plain C
 nodes (:data:`NODE_BYTES` bytes each; one new node per iteration at most), so
@@ -95,7 +96,8 @@ cdef class Search:
     Parameters: ``gamedef`` and ``state`` capsules; ``c`` the exploration
     constant; ``seed`` for every random choice; ``rollout_plies`` (0 = play
     out to the end); ``determinize`` (re-deal hidden information before each
-    iteration; on by default); ``max_nodes`` bounds the node pool (when it is
+    iteration; on by default); ``informed_rollouts`` (use the game's
+    ``rollout_action`` playout policy when it has one; on by default); ``max_nodes`` bounds the node pool (when it is
     full, the search goes on without growing the tree); ``owner`` is any
     object to keep alive with the search (the game that owns the tables).
     """
@@ -110,6 +112,7 @@ cdef class Search:
     cdef uint64_t rng
     cdef int rollout_plies
     cdef bint determinize
+    cdef bint informed
     cdef Node *nodes
     cdef int64_t n_nodes
     cdef int64_t capacity
@@ -127,7 +130,8 @@ cdef class Search:
     cdef readonly double seconds
 
     def __cinit__(self, gamedef, state, *, double c=1.4, seed=0, int rollout_plies=0,
-                  bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None):
+                  bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
+                  bint informed_rollouts=True):
         self.nodes = NULL
         self.root = NULL
         self.scratch = NULL
@@ -159,6 +163,7 @@ cdef class Search:
         self.rng = <uint64_t> (seed & 0xFFFFFFFFFFFFFFFF)
         self.rollout_plies = rollout_plies
         self.determinize = determinize and g.determinize != NULL
+        self.informed = informed_rollouts
         if g.action_observation == NULL or g.sample_chance == NULL or g.returns == NULL:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
         self.max_nodes = max_nodes
@@ -343,7 +348,7 @@ cdef class Search:
             self.path[depth] = best
             depth += 1
             node = best
-        # Rollout: uniformly random moves.
+        # Rollout: the game's playout policy if it has one, else uniformly random.
         plies = 0
         while self.rollout_plies == 0 or plies < self.rollout_plies:
             p = g.current_player(params, st)
@@ -351,6 +356,8 @@ cdef class Search:
                 break
             if p == GAME_CHANCE:
                 a = g.sample_chance(params, st, &self.rng)
+            elif g.rollout_action != NULL and self.informed:
+                a = g.rollout_action(params, st, &self.rng)
             else:
                 n = g.legal_actions(params, st, self.actions)
                 a = self.actions[rng_below(&self.rng, n) if n > 1 else 0]

@@ -40,19 +40,21 @@ class MCTSAgent(Agent):
     (when random playouts from here end within that many actions, try the
     exact endgame search first, with ``endgame_nodes`` nodes at most and
     ``samples`` determinisations; if it is too large, search with MCTS),
-    ``backend`` (auto, c, python), ``max_nodes`` (tree size bound).
+    ``backend`` (auto, c, python), ``max_nodes`` (tree size bound),
+    ``rollout`` (``policy``: the kernel's playout policy where it has one,
+    the default; ``random``: uniformly random playouts).
 
     Ranking: most visits first; ``value`` is the mean return of the player to
     move after the action.
     """
 
     options = ("seed", "iterations", "time", "c", "rollout_plies", "endgame_plies", "endgame_nodes",
-               "samples", "backend", "max_nodes")
+               "samples", "backend", "max_nodes", "rollout")
 
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
                  time: float | None = None, c: float = 1.4, rollout_plies: int = 0,
                  endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
-                 backend: str = "auto", max_nodes: int | None = None):
+                 backend: str = "auto", max_nodes: int | None = None, rollout: str = "policy"):
         super().__init__(game, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -65,6 +67,7 @@ class MCTSAgent(Agent):
         self.samples = _whole("samples", samples, 1)
         self.backend = _choice("backend", backend, ("auto", "c", "python"))
         self.max_nodes = None if max_nodes is None else _whole("max_nodes", max_nodes, 1)
+        self.rollout = _choice("rollout", rollout, ("policy", "random"))
 
     def analyse(self, state: State) -> list[dict[str, Any]]:
         player = self._check(state)
@@ -78,7 +81,8 @@ class MCTSAgent(Agent):
             else:
                 return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
         r = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
-                        rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes)
+                        rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes,
+                        rollout=self.rollout)
         rows = [self._row(state, a, v, n) for a, n, v in r.rows()]
         seen = {row["action"] for row in rows}
         # Actions the budget never tried come last, unvisited.

@@ -282,7 +282,7 @@ class CSearch:
     """The C search (``solvers._core.mcts.Search``) with the Python result type."""
 
     def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
-                 determinize: bool = True, max_nodes: int | None = None):
+                 determinize: bool = True, max_nodes: int | None = None, rollout: str = "policy"):
         from .._core import mcts as _cmcts
 
         _check_root(state)
@@ -291,7 +291,8 @@ class CSearch:
             kwargs["max_nodes"] = max_nodes
         self._search = _cmcts.Search(
             state.game._gamedef_capsule(), state._state_capsule(), c=c, seed=seed_from(seed),
-            rollout_plies=rollout_plies, determinize=determinize, owner=state.game, **kwargs,
+            rollout_plies=rollout_plies, determinize=determinize, owner=state.game,
+            informed_rollouts=(rollout == "policy"), **kwargs,
         )
         self.player = self._search.player
 
@@ -312,14 +313,17 @@ class CSearch:
 
 def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: int | None = 0,
                 rollout_plies: int = 0, determinize: bool = True,
-                max_nodes: int | None = None) -> MCTS | CSearch:
+                max_nodes: int | None = None, rollout: str = "policy") -> MCTS | CSearch:
     """A search object rooted at ``state`` (``run``/``stop``/``result``).
 
     ``backend``: ``"auto"`` (C when the state offers its tables), ``"c"`` or
-    ``"python"``.
+    ``"python"``. ``rollout``: ``"policy"`` plays out with the kernel's own
+    playout policy when it has one (C only), ``"random"`` uniformly at random.
     """
     if backend not in ("auto", "c", "python"):
         raise SolversError(f"unknown search backend {backend!r}; use 'auto', 'c' or 'python'")
+    if rollout not in ("policy", "random"):
+        raise SolversError(f"unknown rollout {rollout!r}; use 'policy' or 'random'")
     if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int):
         raise SolversError(f"rollout_plies must be a whole number, not {rollout_plies!r}")
     if isinstance(c, bool) or not isinstance(c, (int, float)):
@@ -330,12 +334,13 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
         return MCTS(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
                     max_nodes=max_nodes)
     return CSearch(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
-                   max_nodes=max_nodes)
+                   max_nodes=max_nodes, rollout=rollout)
 
 
 def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
                 c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
-                backend: str = "auto", max_nodes: int | None = None) -> SearchResult:
+                backend: str = "auto", max_nodes: int | None = None,
+                rollout: str = "policy") -> SearchResult:
     """Search from ``state`` for the player to move and return the result.
 
     Budget: ``iterations`` and/or ``time`` seconds (the first reached ends
@@ -345,7 +350,7 @@ def mcts_search(state: State, *, iterations: int | None = None, time: float | No
     if max_nodes is None and iterations is not None and time is None:
         max_nodes = iterations + 1
     search = make_search(state, backend=backend, c=c, seed=seed, rollout_plies=rollout_plies,
-                         determinize=determinize, max_nodes=max_nodes)
+                         determinize=determinize, max_nodes=max_nodes, rollout=rollout)
     return search.run(iterations=iterations, time=time)
 
 
