@@ -34,6 +34,9 @@ def cli() -> None:
 
 
 cli.add_command(c2c)
+# Other commands register here, one line each:
+# (switchbacks / tournament)
+# (engine)
 
 
 def main(argv: list[str] | None = None) -> int:
