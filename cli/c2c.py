@@ -17,8 +17,8 @@ from solvers.games.c2c.deal import parse_deal
 from .common import default_workers, out, percent, print_json, progress
 from .render_c2c import draw_sheet
 
-DEFAULT_SHUFFLES = 40
-DEFAULT_SHUFFLES_ALL = 12
+DEFAULT_SHUFFLES = 100
+DEFAULT_SHUFFLES_ALL = 100
 DEFAULT_ONLINE = "mcts:iterations=2000"
 
 
@@ -143,7 +143,7 @@ def report_deal(m: CoastMap, deal: list[int], ch: int | None, time_limit: float,
 def print_plan(m: CoastMap, plan: dict[str, Any], deal: list[int], ch: int | None) -> None:
     from solvers.games.c2c.plan import replay_plan
 
-    state = replay_plan(m, deal, plan, ch)
+    state = replay_plan(deal, plan, ch, m)
     names = [l.name for l in m.locations]
     out.print(f"Setup: circle {', '.join(names[c] for c in deal[:4] if names[c] != plan['setup_cross'])};"
               f" cross off {plan['setup_cross']}")
@@ -187,13 +187,13 @@ def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
         "required_count": len(req),
         "feasible": best.feasible,
         "feasibility_status": best.status,
-        "best_score": best.best_score,
+        "best_score": best.score,
         "best_deal": None if best.deal is None else [names[c] for c in best.deal],
         "best_plan": best.plan,
         "shuffles": shuffles,
         "seed": seed,
-        "ceiling": {"wins": ceil.wins, "rate": ceil.rate, "ci95": list(ceil.ci95),
-                    "undecided": ceil.undecided},
+        "ceiling": {"wins": ceil.won, "decided": ceil.won + ceil.lost, "rate": ceil.rate,
+                    "ci95": [ceil.low, ceil.high], "undecided": ceil.unknown},
         "online": {"agent": online_spec, "wins": online.wins, "rate": online.rate,
                    "ci95": list(online.ci95), "mean_winning_score": online.mean_winning_score},
         "gap": ceil.rate - online.rate,
@@ -217,7 +217,7 @@ def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
                   f"[bold]{data['best_score']}[/bold] ({status}).")
     c, o = data["ceiling"], data["online"]
     out.print(f"Over {shuffles} random shuffles (seed {seed}):")
-    out.print(f"  ceiling (hindsight, every card known):  {c['wins']:>4}/{shuffles} = "
+    out.print(f"  ceiling (hindsight, every card known):  {c['wins']:>4}/{c['decided']} = "
               f"{percent(c['rate'])}  95% CI {percent(c['ci95'][0])}-{percent(c['ci95'][1])}"
               + (f"  ({c['undecided']} undecided in the time limit)" if c["undecided"] else ""))
     out.print(f"  online player ({o['agent']}): {o['wins']:>4}/{shuffles} = "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import SolversError
 from .data import CoastMap
 
 
@@ -23,13 +24,17 @@ class Requirement:
     reasons: tuple[str, ...]
 
 
-def challenge_id(m: CoastMap, challenge: str | int) -> int:
-    """The location id of a challenge card given by name or id."""
-    if isinstance(challenge, int):
-        if not 0 <= challenge < m.n:
-            raise ValueError(f"no location {challenge}")
-        return challenge
-    return m.location(challenge).id
+def challenge_id(m: CoastMap, challenge: str | int | None) -> int | None:
+    """The location id of a challenge card given by name or id (None stays None)."""
+    if challenge is None:
+        return None
+    if isinstance(challenge, bool) or not isinstance(challenge, (int, str)):
+        raise SolversError(f"a challenge is a location name or id, not {challenge!r}")
+    if isinstance(challenge, str):
+        return m.location(challenge).id
+    if not 0 <= challenge < m.n:
+        raise SolversError(f"no location {challenge} on a map of {m.n} locations")
+    return challenge
 
 
 def required_locations(m: CoastMap, challenge: str | int) -> list[Requirement]:

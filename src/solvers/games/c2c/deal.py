@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...errors import SolversError
-from .data import CoastMap
-from .reference import CARDS_PER_ROUND, ROUNDS
+from ...rng import SplitMix64, seed_from
+from .data import CoastMap, load_map
+from .reference import CARDS_PER_ROUND, ROUNDS, CoastToCoast
 
 SOLO_DEAL_LENGTH = 4 + ROUNDS * CARDS_PER_ROUND
 
@@ -51,17 +52,35 @@ def parse_deal(lines: Iterable[str], m: CoastMap, challenge: int | None = None,
     return cards
 
 
-def shuffle_seeds(seed: int, count: int) -> list[int]:
-    """The seeds of the ``count`` random shuffles a report uses for ``seed``."""
-    from ...rng import SplitMix64, seed_from
+def shuffle_seeds(seed: int, shuffles: int) -> list[int]:
+    """The seed of each random shuffle of a report, drawn from one SplitMix64."""
+    rng = SplitMix64(seed_from(seed))
+    return [rng.next() for _ in range(shuffles)]
 
-    r = SplitMix64(seed_from(seed))
-    return [r.next() for _ in range(count)]
+
+def shuffle_deal(game_or_challenge: CoastToCoast | str | int | None, seed: int,
+                 map: CoastMap | str | None = None) -> list[int]:
+    """The 24 cards a solo game deals from ``seed`` (setup first, then the rounds).
+
+    It is the reference game's own seeded deck, so an online player given
+    the same seed sees the same cards::
+
+        >>> deal = shuffle_deal("The Alamo", seed=1)
+        >>> len(deal), len(set(deal))
+        (24, 24)
+    """
+    if isinstance(game_or_challenge, CoastToCoast):
+        game = game_or_challenge
+    else:
+        game = CoastToCoast(players=1, challenge=game_or_challenge,
+                            map=map if isinstance(map, CoastMap) else load_map(map))
+    if game.num_players != 1:
+        raise SolversError("shuffle_deal is for the solo game")
+    state = game.new_initial_state(seed=seed)
+    return list(state.order[:SOLO_DEAL_LENGTH])
 
 
 def shuffle_deals(m: CoastMap, challenge: int | None, count: int, seed: int) -> list[list[int]]:
-    """The 24-card deals of those shuffles: the first 24 cards of each seeded deck."""
-    from .reference import CoastToCoast
-
-    game = CoastToCoast(1, challenge=challenge, map=m)
-    return [game.new_initial_state(s).order[:SOLO_DEAL_LENGTH] for s in shuffle_seeds(seed, count)]
+    """The deals of the ``count`` shuffles a report with ``seed`` uses."""
+    game = CoastToCoast(players=1, challenge=challenge, map=m)
+    return [shuffle_deal(game, s) for s in shuffle_seeds(seed, count)]

@@ -1,0 +1,186 @@
+"""How fast the hindsight model proves optimality, against a plain time-indexed model.
+
+Both models are run in the same process on the same seeded deals with one
+CP-SAT worker. The plain model has a variable per location and time step
+(15 circle steps after the setup) and no preprocessing; ours is
+:func:`solvers.optimize.c2c.hindsight_optimum`. Reported in
+``extra_info``: median and worst time to prove, share proven, and the ratio
+of the two medians (the baseline's time is capped by its time limit, so the
+ratio is a lower bound on the speed-up).
+
+Under ``--benchmark-disable`` (CI) only one short deal is solved.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from ortools.sat.python import cp_model
+
+from solvers.games.c2c.data import load_map
+from solvers.optimize.c2c import Deal, hindsight_optimum, score_terms, shuffle_deal
+from solvers.rng import SplitMix64
+
+MAP = load_map()
+
+
+def _bits(mask):
+    return [i for i in range(MAP.n) if mask >> i & 1]
+
+
+def plain_time_indexed(deal, rounds=5, time_limit=10.0):
+    """The textbook model: which card circles which location at each step.
+
+    Returns (status name, objective, wall time)."""
+    d = Deal.of(deal, rounds=rounds)
+    model = cp_model.CpModel()
+    nb = [_bits(MAP.neighbours[l]) for l in range(MAP.n)]
+    x = {k: model.new_bool_var(f"x{k}") for cs in d.cards for k in cs}
+    for cs in d.cards:
+        model.add_exactly_one(x[k] for k in cs)
+    setup = {k: x[k].Not() for k in d.cards[0]}
+    steps = [(r, s) for r in range(1, rounds + 1) for s in range(3)]
+    z = {}
+    for t, (r, _) in enumerate(steps):
+        for k in d.cards[r]:
+            for l in _bits(MAP.matches[k]):
+                z[k, l, t] = model.new_bool_var(f"z{k}_{l}_{t}")
+        model.add_at_most_one(v for (k, l, tt), v in z.items() if tt == t)
+    for k in x:
+        model.add(x[k] + sum(v for (kk, _, _), v in z.items() if kk == k) <= 1)
+    circ_at = {(l, t): [v for (k, ll, tt), v in z.items() if ll == l and tt == t]
+               for l in range(MAP.n) for t in range(len(steps))}
+    for l in range(MAP.n):
+        model.add(sum(v for t in range(len(steps)) for v in circ_at[l, t])
+                  + (1 - x[l] if l in setup else 0) <= 1)
+        if l in d.round_of:
+            for t, (r, _) in enumerate(steps):
+                if r >= d.round_of[l]:
+                    for v in circ_at[l, t]:
+                        model.add_implication(v, x[l].Not())
+
+    def before(m, t):      # circled before step t, as a linear expression
+        return sum(v for tt in range(t) for v in circ_at[m, tt]) + (1 - x[m] if m in setup else 0)
+
+    for t, (r, _) in enumerate(steps):
+        for l in range(MAP.n):
+            if not circ_at[l, t]:
+                continue
+            here = sum(circ_at[l, t])
+            present = []
+            for m in nb[l]:
+                p = model.new_bool_var("")
+                model.add(p <= before(m, t))
+                if m in d.round_of and d.round_of[m] <= r:
+                    model.add_implication(p, x[m].Not())
+                present.append(p)
+            model.add(sum(present) >= here)
+    # Compulsory circling at the end of each round.
+    for r in range(1, rounds + 1):
+        end = max(t for t, (rr, _) in enumerate(steps) if rr == r) + 1
+
+        def crossed(l):
+            return x[l] if l in d.round_of and d.round_of[l] <= r else 0
+
+        free, present = {}, {}
+        for l in range(MAP.n):
+            free[l] = model.new_bool_var("")
+            model.add(before(l, end) + crossed(l) + free[l] >= 1)
+            present[l] = model.new_bool_var("")
+            model.add(present[l] >= before(l, end) - crossed(l))
+        for k in d.cards[r]:
+            skip = model.new_bool_var("")
+            model.add(skip + x[k] + sum(v for (kk, _, _), v in z.items() if kk == k) == 1)
+            for l in _bits(MAP.matches[k]):
+                if l in setup:
+                    continue
+                for m in nb[l]:
+                    model.add_bool_or([skip.Not(), free[l].Not(), present[m].Not()])
+    final = {}
+    for l in range(MAP.n):
+        f = model.new_bool_var(f"f{l}")
+        model.add(f <= before(l, len(steps)))
+        if l in x:
+            model.add_implication(f, x[l].Not())
+        final[l] = f
+    exact = [2 * v for (k, l, t), v in z.items() if k == l]
+    model.maximize(sum(score_terms(model, MAP, final)) + sum(exact))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit
+    start = time.perf_counter()
+    code = solver.solve(model)
+    return solver.status_name(code), solver.objective_value, time.perf_counter() - start
+
+
+def _deals(count):
+    rng = SplitMix64(2026)
+    return [shuffle_deal(None, rng.next()) for _ in range(count)]
+
+
+def test_bench_hindsight_vs_plain_model(benchmark, request):
+    quick = request.config.getoption("benchmark_disable", False)
+    ours_deals = _deals(1 if quick else 10)
+    base_deals = ours_deals[:1] if quick else ours_deals[:3]
+    base_limit = 3.0 if quick else 15.0
+    if quick:
+        ours_deals = [d[:12] for d in ours_deals]
+        base_deals = [d[:12] for d in base_deals]
+    rounds = 2 if quick else 5
+
+    ours = []
+
+    def run():
+        ours.clear()
+        for deal in ours_deals:
+            ours.append(hindsight_optimum(deal, rounds=rounds, time_limit=30))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    base = [plain_time_indexed(d, rounds=rounds, time_limit=base_limit) for d in base_deals]
+
+    ours_t = [r.wall_time for r in ours]
+    base_t = [t for _, _, t in base]
+    info = {
+        "deals": len(ours),
+        "median_s": statistics.median(ours_t),
+        "max_s": max(ours_t),
+        "share_proven": sum(r.status == "optimal" for r in ours) / len(ours),
+        "baseline_median_s": statistics.median(base_t),
+        "baseline_share_proven": sum(s == "OPTIMAL" for s, _, _ in base) / len(base),
+        "baseline_time_limit_s": base_limit,
+    }
+    info["speedup_vs_baseline"] = info["baseline_median_s"] / max(info["median_s"], 1e-9)
+    benchmark.extra_info.update(info)
+    # The plain model never does better than ours on the shared deals.
+    for r, (status, value, _) in zip(ours, base):
+        assert r.status == "optimal"
+        assert value <= r.score + 1e-6
+    assert info["share_proven"] >= info["baseline_share_proven"]
+
+
+def test_bench_hindsight_with_challenges(benchmark, request):
+    """Random deals, each with a random challenge card (best winning score or infeasible)."""
+    quick = request.config.getoption("benchmark_disable", False)
+    rng = SplitMix64(7)
+    cases = []
+    for _ in range(1 if quick else 10):
+        challenge = MAP.locations[rng.below(MAP.n)].name
+        cases.append((challenge, shuffle_deal(challenge, rng.next())))
+    results = []
+
+    def run():
+        results.clear()
+        for challenge, deal in cases:
+            results.append(hindsight_optimum(deal, challenge=challenge, time_limit=30))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    times = [r.wall_time for r in results]
+    benchmark.extra_info.update({
+        "deals": len(results),
+        "median_s": statistics.median(times),
+        "max_s": max(times),
+        "share_proven": sum(r.status in ("optimal", "infeasible") for r in results) / len(results),
+        "share_winnable": sum(r.won is True for r in results) / len(results),
+    })
+    assert all(r.status in ("optimal", "infeasible") for r in results)

@@ -1,0 +1,333 @@
+"""CP-SAT models for Coast to Coast against exhaustive search and the reference rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from solvers.errors import SolversError
+from solvers.games.c2c.data import load_map
+from solvers.games.c2c.reference import CoastToCoast
+from solvers.optimize.c2c import (
+    best_over_shuffles, ceiling, hindsight_optimum, obviously_lost, replay_plan, shuffle_deal,
+    shuffle_seeds, wilson_interval,
+)
+
+MAP = load_map()
+ID = {l.name: l.id for l in MAP.locations}
+
+
+# ---------------------------------------------------------------------------
+# Two exhaustive searches: one walks the reference engine's legal actions,
+# the other the same rules on bit masks (fast enough for two rounds). The
+# first checks the second on one-round games; the second checks the model.
+# ---------------------------------------------------------------------------
+
+def engine_brute_force(deal, challenge=None, rounds=1):
+    """Best score over every legal line of play (None when no line wins)."""
+    game = CoastToCoast(players=1, challenge=challenge)
+    need = frozenset(game.required())
+    memo = {}
+
+    def value(state):
+        state.apply_seeded_chance()
+        sheet = state.sheets[0]
+        if state.round > rounds:
+            if not need <= sheet.circled:
+                return None
+            b = state.score_breakdown()
+            return b["total"] - b["exact"]          # exact points are added on the way
+        key = (state.round, state.step, frozenset(sheet.circled), frozenset(sheet.crossed),
+               frozenset(state.used))
+        if key not in memo:
+            best = None
+            for a in state.legal_actions():
+                child = state.clone()
+                child.apply_action(a)
+                gain = MAP.exact_match_points * (len(child.sheets[0].exact) - len(sheet.exact))
+                v = value(child)
+                if v is not None and (best is None or v + gain > best):
+                    best = v + gain
+            memo[key] = best
+        return memo[key]
+
+    return value(game.state_from_deal(list(deal)))
+
+
+def _points(mask):
+    total = MAP.highway_score(mask)
+    total += sum(MAP.type_points[t] for t in MAP.types if MAP.type_masks[t] & ~mask == 0)
+    total += MAP.region_points * sum(1 for g in MAP.regions if MAP.region_masks[g] & ~mask == 0)
+    return total
+
+
+def mask_brute_force(deal, challenge=None, rounds=2):
+    """The same search on bit masks: cross off, then circle while any card can."""
+    need = MAP.required_mask(ID[challenge]) if challenge else 0
+    cards = [deal[:4]] + [deal[4 + 4 * r: 8 + 4 * r] for r in range(rounds)]
+    memo = {}
+
+    def touching(circled):
+        out = 0
+        for m in range(MAP.n):
+            if circled >> m & 1:
+                out |= MAP.neighbours[m]
+        return out
+
+    def round_value(r, circled, crossed):
+        if r > rounds:
+            return _points(circled) if need & ~circled == 0 else None
+        best = None
+        for k in cards[r]:
+            if r == 0:
+                start = sum(1 << c for c in cards[0] if c != k)
+                v = round_value(1, start, 1 << k)
+            else:
+                v = circle_value(r, circled & ~(1 << k), crossed | 1 << k, 1 << k)
+            if v is not None and (best is None or v > best):
+                best = v
+        return best
+
+    def circle_value(r, circled, crossed, used):
+        key = (r, circled, crossed, used)
+        if key in memo:
+            return memo[key]
+        free = touching(circled) & ~circled & ~crossed
+        best, moved = None, False
+        for c in cards[r]:
+            if used >> c & 1:
+                continue
+            options = MAP.matches[c] & free
+            for l in range(MAP.n):
+                if options >> l & 1:
+                    moved = True
+                    v = circle_value(r, circled | 1 << l, crossed, used | 1 << c)
+                    if v is not None:
+                        v += MAP.exact_match_points * (c == l)
+                        if best is None or v > best:
+                            best = v
+        if not moved:
+            best = round_value(r + 1, circled, crossed)
+        memo[key] = best
+        return best
+
+    return round_value(0, 0, 0)
+
+
+def check_replay(deal, result, challenge=None):
+    state = replay_plan(deal, result.plan, challenge)
+    assert state.score_breakdown()["total"] == result.score
+    if challenge is not None:
+        assert state.challenge_won()
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Hindsight optimum
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_round_matches_both_exhaustive_searches(seed):
+    deal = shuffle_deal(None, seed)[:8]
+    best = engine_brute_force(deal, rounds=1)
+    assert mask_brute_force(deal, rounds=1) == best
+    result = hindsight_optimum(deal, rounds=1)
+    assert (result.status, result.score) == ("optimal", best)
+    check_replay(deal, result)
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_two_rounds_match_exhaustive_search(seed):
+    deal = shuffle_deal(None, seed)[:12]
+    result = hindsight_optimum(deal, rounds=2)
+    assert (result.status, result.score) == ("optimal", mask_brute_force(deal, rounds=2))
+    assert result.bound == result.score
+    check_replay(deal, result)
+
+
+# Empire State Building needs 9 locations; two rounds make exactly 9 circles.
+ESB = "Empire State Building"
+ESB_DEAL = [ID[n] for n in (
+    "Gateway Arch", "Space Needle", "Little League World Series", "Hollywood",      # setup
+    "Golden Gate Bridge", "Great Salt Lake", "College World Series", "Chase Field",  # round 1
+    "Mall of America", "Freedom Trail", "The Alamo", "Disney World",                 # round 2
+)]
+
+
+def test_winnable_short_challenge_matches_exhaustive_search():
+    best = mask_brute_force(ESB_DEAL, ESB, rounds=2)
+    assert best is not None
+    result = hindsight_optimum(ESB_DEAL, challenge=ESB, rounds=2)
+    assert (result.status, result.score, result.won) == ("optimal", best, True)
+    check_replay(ESB_DEAL, result, ESB)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_short_challenge_matches_exhaustive_search(seed):
+    deal = shuffle_deal(ESB, seed)[:12]
+    best = mask_brute_force(deal, ESB, rounds=2)
+    result = hindsight_optimum(deal, challenge=ESB, rounds=2)
+    if best is None:
+        assert (result.status, result.won, result.plan) == ("infeasible", False, None)
+    else:
+        assert (result.status, result.score) == ("optimal", best)
+        check_replay(deal, result, ESB)
+
+
+def test_a_round_of_required_cards_cannot_be_won():
+    need = [l for l in range(MAP.n) if MAP.required_mask(ID[ESB]) >> l & 1 and l != ID[ESB]]
+    others = [l for l in range(MAP.n) if l not in need and l != ID[ESB]]
+    # Round 1 shows four required locations: one of them must be crossed off.
+    deal = others[:4] + need[:4] + others[4:20]
+    assert obviously_lost(deal, ESB)
+    result = hindsight_optimum(deal, challenge=ESB, time_limit=20)
+    assert (result.status, result.won) == ("infeasible", False)
+
+
+def test_full_game_plan_replays_to_its_score():
+    deal = shuffle_deal(None, 4)
+    result = hindsight_optimum(deal, time_limit=5)
+    assert result.status in ("optimal", "feasible")
+    check_replay(deal, result)
+    assert result.score <= result.bound
+    assert len(result.plan["rounds"]) == 5
+    for rnd in result.plan["rounds"]:
+        assert len(rnd["circles"]) == 3
+
+
+def test_full_game_challenge_feasibility():
+    deal = shuffle_deal("The Alamo", 1)
+    result = hindsight_optimum(deal, challenge="The Alamo", objective=False, time_limit=20)
+    assert result.status in ("feasible", "infeasible")
+    if result.won:
+        check_replay(deal, result, "The Alamo")
+
+
+def test_hint_is_accepted_and_answer_unchanged():
+    deal = shuffle_deal(None, 8)[:12]
+    first = hindsight_optimum(deal, rounds=2)
+    again = hindsight_optimum(deal, rounds=2, hint=first.plan)
+    assert again.score == first.score
+
+
+def test_replay_rejects_a_skip_that_circling_forbids():
+    deal = shuffle_deal(None, 3)[:8]
+    result = hindsight_optimum(deal, rounds=1)
+    circles = result.plan["rounds"][0]["circles"]
+    made = [c for c in circles if c[1] is not None]
+    assert made, "this deal circles something in round 1"
+    # Drop the last circle: its card could still circle, so the round cannot end.
+    bad = {"setup_cross": result.plan["setup_cross"],
+           "rounds": [{"cross": result.plan["rounds"][0]["cross"],
+                       "circles": made[:-1] + [[made[-1][0], None]]}]}
+    with pytest.raises(SolversError):
+        replay_plan(deal, bad)
+
+
+def test_skipped_cards_appear_last_with_no_location():
+    # Start in the north-east corner; only the Niagara Falls card can reach
+    # anything, the three city cards must be skipped (one is crossed off).
+    deal = [ID[n] for n in ("Freedom Trail", "Empire State Building", "Baseball Hall of Fame",
+                            "Little League World Series", "Niagara Falls", "Las Vegas Strip",
+                            "Beale Street", "Bourbon Street")]
+    result = hindsight_optimum(deal, rounds=1)
+    assert result.score == mask_brute_force(deal, rounds=1)
+    circles = result.plan["rounds"][0]["circles"]
+    assert circles[0] == ["Niagara Falls", "Niagara Falls"]
+    assert [where for _, where in circles[1:]] == [None, None]
+    check_replay(deal, result)
+
+
+@pytest.mark.parametrize("bad", [
+    dict(deal=[0, 1, 2]),
+    dict(deal=[0, 0, 1, 2, 3, 4, 5, 6], rounds=1),
+    dict(deal=list(range(8)), rounds=1, challenge="Space Needle"),
+    dict(deal=list(range(8)), rounds=1, challenge="Space Needdle"),
+    dict(deal=list(range(8)), rounds=7),
+    dict(deal=list(range(8)), rounds=1, time_limit=0),
+])
+def test_bad_input_raises_solvers_error(bad):
+    with pytest.raises(SolversError):
+        hindsight_optimum(**bad)
+
+
+# ---------------------------------------------------------------------------
+# Over all shuffles, and the ceiling
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("challenge", ["Wrigley Field", "Empire State Building"])
+def test_best_over_shuffles_plan_wins_on_replay(challenge):
+    best = best_over_shuffles(challenge, time_limit=30)
+    assert best.feasible is True and best.status == "optimal"
+    assert best.score == best.bound
+    state = replay_plan(best.deal, best.plan, challenge)
+    assert state.challenge_won() and state.is_terminal()
+    assert state.score_breakdown()["total"] == best.score
+    assert len(best.deal) == 24 and ID[challenge] not in best.deal
+
+
+def test_best_over_shuffles_beats_or_equals_a_known_deal():
+    # The best shuffle is at least as good as any one shuffle's hindsight play.
+    deal = shuffle_deal(ESB, 2)
+    known = hindsight_optimum(deal, challenge=ESB, objective=False, time_limit=20)
+    best = best_over_shuffles(ESB, time_limit=30)
+    if known.won:
+        assert best.score >= known.score
+
+
+def test_shuffle_deal_is_the_reference_deck():
+    game = CoastToCoast(players=1, challenge="The Alamo")
+    state = game.new_initial_state(seed=77)
+    dealt = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            dealt.append(state.seeded_outcome())
+            state.apply_action(dealt[-1])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert shuffle_deal("The Alamo", 77) == dealt == shuffle_deal(game, 77)
+
+
+def test_ceiling_counts_and_reports_progress():
+    seen = []
+    result = ceiling("Wrigley Field", shuffles=6, seed=5, workers=2,
+                     progress=lambda done, total, o: seen.append((done, total, o.index)))
+    assert [d for d, _, _ in seen] == list(range(1, 7))
+    assert sorted(i for _, _, i in seen) == list(range(6))
+    assert result.won + result.lost + result.unknown == 6
+    assert result.low <= result.rate <= result.high
+    seeds = shuffle_seeds(5, 6)
+    for o in result.outcomes:
+        assert o.deal == shuffle_deal("Wrigley Field", seeds[o.index])
+        if o.won is False and o.how == "precheck":
+            assert obviously_lost(o.deal, "Wrigley Field")
+    same = ceiling("Wrigley Field", shuffles=6, seed=5, workers=1)
+    assert [o.won for o in same.outcomes] == [o.won for o in result.outcomes]
+
+
+def test_precheck_never_contradicts_the_model():
+    for seed in shuffle_seeds(9, 12):
+        deal = shuffle_deal("Cedar Point", seed)
+        if obviously_lost(deal, "Cedar Point"):
+            res = hindsight_optimum(deal, "Cedar Point", objective=False, time_limit=20)
+            assert res.status == "infeasible"
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(5, 10)
+    assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3
+    low, high = wilson_interval(0, 20)
+    assert low == 0.0 and abs(high - 0.1611) < 1e-3
+
+
+def test_malformed_plans_and_options_raise_solvers_error():
+    deal = shuffle_deal(None, 1)
+    with pytest.raises(SolversError):
+        replay_plan(deal, {"rounds": 3})
+    with pytest.raises(SolversError):
+        replay_plan(deal, {"setup_cross": "Atlantis", "rounds": []})
+    with pytest.raises(SolversError):
+        ceiling("Wrigley Field", shuffles=-1)
+    with pytest.raises(SolversError):
+        ceiling(None, shuffles=1)
+    with pytest.raises(SolversError):
+        best_over_shuffles("Wrigley Feld")
