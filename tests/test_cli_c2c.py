@@ -122,3 +122,71 @@ def test_bad_option_value(capsys):
     code, _, err = run(capsys, "c2c", "--challenge", "The Alamo", "--shuffles", "zero")
     assert code == 2
     assert "--shuffles" in one_error_line(err)
+
+
+# --- working commands, end to end (small budgets) ----------------------------
+
+def test_deal_json_contract(capsys, deal_file, monkeypatch):
+    from solvers.games.c2c.deal import shuffle_deal
+    from solvers.games.c2c.plan import replay_plan
+
+    deal = shuffle_deal("Empire State Building", 11)
+    names = [NAMES[c] for c in deal]
+    code, out, err = run(capsys, "c2c", "--deal", "-", "--challenge", "empire state building",
+                         "--json", stdin="\n".join(names) + "\n", monkeypatch=monkeypatch)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["deal"] == names
+    assert data["challenge"] == "Empire State Building"
+    assert data["status"] in ("optimal", "feasible", "infeasible")
+    if data["status"] == "infeasible":
+        assert data["won"] is False
+        return
+    assert data["won"] is True and isinstance(data["score"], int)
+    plan = data["plan"]
+    assert set(plan) >= {"setup_cross", "rounds"} and len(plan["rounds"]) == 5
+    for rnd in plan["rounds"]:
+        assert isinstance(rnd["cross"], str)
+        assert all(len(c) == 2 for c in rnd["circles"])
+    state = replay_plan(deal, plan, "Empire State Building")
+    assert state.returns() == [float(data["score"])]
+
+
+def test_deal_text_report_draws_the_map(capsys, deal_file):
+    from solvers.games.c2c.deal import shuffle_deal
+
+    path = deal_file([NAMES[c] for c in shuffle_deal(None, 3)])
+    code, out, err = run(capsys, "c2c", "--deal", path)
+    assert code == 0, err
+    assert "Best score" in out and "I-90" in out and "Round 5" in out
+
+
+def test_challenge_report_json(capsys):
+    code, out, err = run(capsys, "c2c", "--challenge", "The Alamo", "--shuffles", "3",
+                         "--workers", "1", "--online", "mcts:iterations=50", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["challenge"] == "The Alamo" and data["required_count"] == 10
+    assert {r["name"] for r in data["required"]} >= {"The Alamo", "Hollywood"}
+    assert data["feasible"] is True and data["feasibility_status"] == "optimal"
+    assert data["ceiling"]["wins"] <= 3 and data["online"]["wins"] <= 3
+    assert data["online"]["wins"] <= data["ceiling"]["wins"] + data["ceiling"]["undecided"]
+    lo, hi = data["ceiling"]["ci95"]
+    assert 0 <= lo <= data["ceiling"]["rate"] <= hi <= 1
+
+
+def test_play_a_solo_challenge_from_scripted_input(capsys, monkeypatch):
+    # Always take the first listed move; ask for one hint on the way.
+    script = "hint\n" + "1\n" * 40
+    code, out, err = run(capsys, "c2c", "play", "--challenge", "The Alamo", "--seed", "4",
+                         "--ai", "mcts:iterations=100", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "AI suggests" in out
+    assert "Final score" in out
+
+
+def test_play_quits_cleanly(capsys, monkeypatch):
+    code, out, err = run(capsys, "c2c", "play", "--players", "2", "--seed", "1",
+                         "--ai", "random", stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "abandoned" in out
