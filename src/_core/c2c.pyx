@@ -482,7 +482,8 @@ cdef int c2c_rollout_action(const void *params, const void *st,
     Crossing off: the card whose location hurts least (never a required
     location if avoidable, then not a circled one, then not one that could be
     circled now). Circling: a required location first, then an exact match,
-    then a location that extends a highway run; random among equals, and one
+    then one next to required locations still missing, then a location that
+    extends a highway run; random among equals, and one
     move in ten uniformly random so that playouts stay varied.
     """
     cdef const C2CParams *P = <const C2CParams *> params
@@ -519,6 +520,8 @@ cdef int c2c_rollout_action(const void *params, const void *st,
         w = rng_unit(rng)
         if goal & bit(loc):
             w += 10.0
+        # a step towards required locations not yet circled
+        w += 2.0 * c2c_popcount(P.neighbours[loc] & goal & ~s.circled[p] & ~s.crossed[p])
         if card == loc:
             w += 4.0
         for h in range(P.num_highways):
