@@ -48,7 +48,6 @@ which measured fastest on random deals.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -62,7 +61,7 @@ from ..games.c2c.challenges import challenge_id
 from ..games.c2c.data import CoastMap, load_map
 from ..games.c2c.deal import shuffle_deal, shuffle_seeds
 from ..games.c2c.plan import replay_plan
-from ..games.c2c.reference import CARDS_PER_ROUND, ROUNDS, CoastToCoast
+from ..games.c2c.reference import CARDS_PER_ROUND, ROUNDS
 from ..stats import wilson_interval
 
 SETUP_CARDS = 4

@@ -14,12 +14,11 @@ what lets the kernel score highways with shifts and masks.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...data import builtin_json, read_json
 from ...errors import SolversError, UnknownNameError
 
 MAX_LOCATIONS = 32
@@ -270,16 +269,6 @@ def load_map(path: str | Path | None = None) -> CoastMap:
     global _DEFAULT
     if path is None:
         if _DEFAULT is None:
-            text = resources.files("solvers.data").joinpath("coast_to_coast.json").read_text("utf-8")
-            _DEFAULT = parse_map(json.loads(text))
+            _DEFAULT = parse_map(builtin_json("coast_to_coast.json"))
         return _DEFAULT
-    source = str(path)
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as e:
-        raise SolversError(f"cannot read map file {source}: {e.strerror or e}") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise _fail(source, f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    return parse_map(raw, source)
+    return parse_map(read_json(path, "map file"), str(path))

@@ -19,12 +19,11 @@ PlayerCountSetup(set_aside=2, hikers=16)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...data import builtin_json, read_json
 from ...errors import SolversError
 
 MAX_HEXES = 64
@@ -182,16 +181,6 @@ def load_map(path: str | Path | None = None) -> SwitchbacksMap:
     global _DEFAULT
     if path is None:
         if _DEFAULT is None:
-            text = resources.files("solvers.data").joinpath("switchbacks.json").read_text("utf-8")
-            _DEFAULT = parse_map(json.loads(text))
+            _DEFAULT = parse_map(builtin_json("switchbacks.json"))
         return _DEFAULT
-    source = str(path)
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as e:
-        raise SolversError(f"cannot read map file {source}: {e.strerror or e}") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise _fail(source, f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    return parse_map(raw, source)
+    return parse_map(read_json(path, "map file"), str(path))
