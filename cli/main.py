@@ -36,7 +36,9 @@ def cli() -> None:
 cli.add_command(c2c)
 # Other commands register here, one line each:
 # (switchbacks / tournament)
-# (engine)
+from .engine import engine  # noqa: E402
+
+cli.add_command(engine)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -339,3 +339,19 @@ def test_play_random_games_is_seeded():
     assert len(a) == 2 and all(0 <= x <= 16 for x in a)
     with pytest.raises(SolversError):
         game.play_random_games(0, seed=1)
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_resample_depends_only_on_what_the_player_sees(reference):
+    """Two states a player cannot tell apart re-deal identically from one seed,
+    so a search seeded alike cannot tell them apart either."""
+    tested = 0
+    for i, state in enumerate(midgame_states(3, seed=11, reference=reference)):
+        if i % 4:
+            continue
+        for p in range(3):
+            twin = state.resample(p, seed=1000 + i)        # differs only in hidden tiles
+            assert twin.information_state(p) == state.information_state(p)
+            tested += fields(twin) != fields(state)
+            assert fields(twin.resample(p, seed=7)) == fields(state.resample(p, seed=7))
+    assert tested > 0

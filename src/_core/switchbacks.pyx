@@ -290,7 +290,7 @@ cdef void sb_returns(const void *params, const void *st, double *out) noexcept n
 
 cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
     """Re-deal the other hands, the other set-aside piles and the stack order,
-    keeping every size (the same gathering order as reference.resample)."""
+    keeping every size (exactly as reference.resample does)."""
     cdef const SbParams *p = <const SbParams *>params
     cdef SbState *s = <SbState *>st
     cdef int8_t buf[SB_MAX]
@@ -312,6 +312,16 @@ cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng
     for i in range(s.pos, p.num_tiles):
         buf[n] = s.order[i]
         n += 1
+    # Shuffle from the sorted list, so two states the player cannot tell
+    # apart re-deal identically from one seed (nothing hidden leaks).
+    cdef int8_t t
+    for i in range(1, n):
+        t = buf[i]
+        q = i - 1
+        while q >= 0 and buf[q] > t:
+            buf[q + 1] = buf[q]
+            q -= 1
+        buf[q + 1] = t
     rng_shuffle_i8(rng, buf, n)
     for q in range(p.num_players):
         if q == player:

@@ -295,12 +295,13 @@ class SwitchbacksState(State):
     def resample(self, player: int, seed: int | SplitMix64) -> "SwitchbacksState":
         """A copy in which everything ``player`` cannot see is dealt afresh.
 
-        The other players' hands and set-aside tiles and the stack order are
-        gathered (seat by seat, hand then set-aside, each ascending, then the
-        stack top first), shuffled with ``SplitMix64(seed)`` (or with the
-        generator ``seed`` itself, which advances) and dealt back into the
-        same places, so every size stays as it was. The kernel's
-        ``determinize`` does exactly the same.
+        The tiles hidden from ``player`` (the other players' hands and
+        set-aside tiles, and the stack) are gathered in ascending order (so
+        the result depends only on what ``player`` can see), shuffled with
+        ``SplitMix64(seed)`` (or with the generator ``seed`` itself, which
+        advances) and dealt back seat by seat (hand, then set-aside), then the
+        stack, so every size stays as it was. The kernel's ``determinize``
+        does exactly the same.
         """
         check_player(self.game, player)
         rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed_from(seed))
@@ -308,8 +309,9 @@ class SwitchbacksState(State):
         hidden: list[int] = []
         for q in range(self.game.num_players):
             if q != player:
-                hidden += sorted(self.hands[q]) + sorted(self.set_aside[q])
+                hidden += list(self.hands[q]) + list(self.set_aside[q])
         hidden += self.stack()
+        hidden.sort()      # from a canonical order, so nothing hidden leaks
         rng.shuffle(hidden)
         k = 0
         for q in range(self.game.num_players):

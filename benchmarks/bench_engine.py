@@ -1,0 +1,138 @@
+"""Engine protocol timing, measured through a real ``solve engine`` process.
+
+Targets (issue 4), each reported as a ratio to a baseline from the same run:
+
+* a ``go`` with a 1 s budget answers within 1.1 s of wall time, request
+  written to reply read: ``go_wall / budget <= 1.1``;
+* a ``stop`` sent while a ``go`` searches is answered within 50 ms (the
+  ``go`` reply, with its best move so far, comes first); the baseline is a
+  ``hello`` round trip through the same pipes, recorded next to it.
+
+``benchmark.extra_info`` records every figure. Under ``--benchmark-disable``
+each part runs once on a tiny budget and only the replies are checked.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GO_BUDGET = 1.0
+GO_RATIO = 1.1
+STOP_TARGET = 0.050
+
+
+class EngineProcess:
+    """``solve engine`` in a child process, driven line by line."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "solvers.cli.main", "engine"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+        self.next_id = 0
+
+    def send(self, cmd: str, **fields) -> int:
+        self.next_id += 1
+        line = json.dumps({"id": self.next_id, "cmd": cmd, **fields}) + "\n"
+        self.proc.stdin.write(line.encode())
+        self.proc.stdin.flush()
+        return self.next_id
+
+    def read(self) -> dict:
+        return json.loads(self.proc.stdout.readline())
+
+    def call(self, cmd: str, **fields) -> dict:
+        rid = self.send(cmd, **fields)
+        reply = self.read()
+        assert reply["id"] == rid and "result" in reply, reply
+        return reply["result"]
+
+    def close(self) -> None:
+        self.call("quit")
+        self.proc.stdin.close()
+        assert self.proc.wait(30) == 0
+
+    def start_game(self) -> None:
+        self.call("new", game="c2c", seed=3, options={"challenge": "Wrigley Field"})
+        assert self.call("deal")["phase"] == "decision"
+
+
+def timed_go(engine: EngineProcess, budget: float) -> tuple[float, dict]:
+    start = time.perf_counter()
+    result = engine.call("go", time=budget)
+    return time.perf_counter() - start, result
+
+
+def bench_go_answers_within_its_time_budget(benchmark):
+    engine = EngineProcess()
+    try:
+        engine.start_game()
+        if benchmark.disabled:
+            wall, result = benchmark(timed_go, engine, 0.02)
+            assert result["iterations"] > 0 and not result["stopped"]
+            return
+        walls = []
+
+        def run() -> dict:
+            wall, result = timed_go(engine, GO_BUDGET)
+            walls.append(wall)
+            return result
+
+        result = benchmark.pedantic(run, rounds=3, iterations=1)
+        worst = max(walls)
+        benchmark.extra_info.update({
+            "budget_s": GO_BUDGET, "wall_s": walls, "worst_ratio": worst / GO_BUDGET,
+            "target_ratio": GO_RATIO, "iterations": result["iterations"],
+        })
+        assert worst / GO_BUDGET <= GO_RATIO, walls
+    finally:
+        engine.close()
+
+
+def stop_latency(engine: EngineProcess, search_for: float) -> tuple[float, dict, dict]:
+    """Start a long go, let it search ``search_for`` seconds, stop it: the
+    seconds from writing stop to reading its reply, and both replies."""
+    go_id = engine.send("go", time=3600)
+    time.sleep(search_for)
+    start = time.perf_counter()
+    stop_id = engine.send("stop")
+    go = engine.read()
+    stop = engine.read()
+    latency = time.perf_counter() - start
+    assert go["id"] == go_id and stop["id"] == stop_id, (go, stop)
+    return latency, go["result"], stop["result"]
+
+
+def bench_stop_answers_at_once(benchmark):
+    engine = EngineProcess()
+    try:
+        engine.start_game()
+        if benchmark.disabled:
+            latency, go, stop = benchmark(stop_latency, engine, 0.05)
+            assert go["stopped"] and stop["stopped"] and go["iterations"] > 0
+            return
+        hello = []
+        for _ in range(5):
+            t = time.perf_counter()
+            engine.call("hello")
+            hello.append(time.perf_counter() - t)
+        latencies = []
+
+        def run():
+            latency, go, stop = stop_latency(engine, 0.3)
+            latencies.append(latency)
+            assert go["stopped"] and stop["stopped"]
+
+        benchmark.pedantic(run, rounds=5, iterations=1)
+        worst = max(latencies)
+        baseline = min(hello)
+        benchmark.extra_info.update({
+            "stop_s": latencies, "worst_stop_s": worst, "target_s": STOP_TARGET,
+            "hello_round_trip_s": baseline, "stop_to_hello_ratio": worst / baseline,
+        })
+        assert worst <= STOP_TARGET, latencies
+    finally:
+        engine.close()

@@ -1,0 +1,293 @@
+"""Positions for the engine protocol: load, save, and the per-game hooks.
+
+Every game has the **history position**, a game built from its options and
+seed and then the moves from the start, as a person would write them::
+
+    {"game": "c2c", "players": 1, "options": {"challenge": "The Alamo"},
+     "seed": 3, "moves": ["deal Beale Street", "deal Freedom Trail"]}
+
+A game with a position format of its own (Switchbacks: a map, hands, a
+stack; :mod:`solvers.games.switchbacks.position`) may also be loaded in that
+format, bare or as the ``start`` of a history position::
+
+    {"game": "switchbacks", "players": 2, "start": {...}, "moves": ["explore 3 on hex 17"]}
+
+A game added later needs nothing here: it gets the history position for
+free, and may register a native format in :data:`NATIVE_FORMATS`.
+
+>>> setup, state, moves = load_position({"game": "c2c", "seed": 3, "moves": []})
+>>> setup["game"], state.is_chance_node(), moves
+('c2c', True, [])
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import solvers
+
+from ..errors import SolversError
+from ..game import Game, State
+from ..rng import SplitMix64
+
+HISTORY_KEYS = ("game", "players", "options", "seed", "moves", "start")
+MAX_MOVES = 10_000
+MAX_SEED = 2**64
+
+
+@dataclass
+class NativeFormat:
+    """A game's own position format: ``load(dict) -> State`` (a kernel
+    state; SolversError when the position fails its checks) and
+    ``save(State) -> dict`` (SolversError at a moment it cannot express)."""
+
+    load: Callable[[dict[str, Any]], State]
+    save: Callable[[State], dict[str, Any]]
+
+
+def _switchbacks_load(raw: dict[str, Any]) -> State:
+    from ..games.switchbacks.position import parse_position
+
+    return parse_position(raw)
+
+
+def _switchbacks_save(state: State) -> dict[str, Any]:
+    from ..games.switchbacks.position import state_to_position
+
+    return state_to_position(state)
+
+
+NATIVE_FORMATS: dict[str, NativeFormat] = {
+    "switchbacks": NativeFormat(_switchbacks_load, _switchbacks_save),
+}
+
+
+def _switchbacks_hide(state: Any, seat: int) -> State:
+    """The same Switchbacks position with every tile ``seat`` cannot see (the
+    other hands and set-aside piles, the stack) dealt back in ascending
+    order, sizes kept: two states that ``seat`` cannot tell apart give the
+    same state here, so a search from it cannot tell them apart either."""
+    from ..games.switchbacks.position import parse_position, state_to_position
+
+    pos = state_to_position(state)
+    players = pos["players"]
+    others = [q for q in range(players) if q != seat]
+    pool = sorted([t for q in others for t in pos["hands"][q] + pos["set_aside"][q]] + pos["stack"])
+    k = 0
+    for q in others:
+        for key in ("hands", "set_aside"):
+            n = len(pos[key][q])
+            pos[key][q] = pool[k:k + n]
+            k += n
+    pos["stack"] = pool[k:]
+    return parse_position(pos)
+
+
+def _c2c_hide(state: Any, seat: int) -> State:
+    """Coast to Coast with several players: the seats before ``seat`` have
+    already made their moves of this round, which ``seat`` does not see
+    before the round ends (the round is simultaneous on paper). Replay the
+    game to the start of the round and let those seats play stand-in moves
+    (a fixed pseudo-random choice, the setup cross-off among the public
+    cards only), so nothing of their real choices reaches the search. Hidden
+    cards are then re-dealt by the search itself from a canonical order."""
+    game = state.game
+    if game.num_players == 1 or state.current_player() == 0:
+        return state.clone()
+    history = list(state.history)
+    probe = game.new_initial_state(0)
+    round_start = 0
+    movers = []
+    for i, action in enumerate(history):
+        movers.append(probe.current_player())
+        if movers[-1] < 0:
+            round_start = i + 1
+        probe.apply_action(action)
+    rebuilt = game.new_initial_state(0)
+    for action in history[:round_start]:
+        rebuilt.apply_action(action)
+    seen = set(state.information_state(seat)["cards"])
+    n = game.map.n
+    rng = SplitMix64(0x5EA7 + seat)
+    for _ in range(10_000):
+        mover = rebuilt.current_player()
+        if mover == seat:
+            break
+        if mover < 0:
+            raise SolversError("cannot rebuild the round for the seat to move")
+        legal = [a for a in rebuilt.legal_actions() if a >= n or a in seen]
+        rebuilt.apply_action(legal[rng.below(len(legal))])
+    # The seat's own moves of this round, which it knows.
+    for i in range(round_start, len(history)):
+        if movers[i] == seat:
+            rebuilt.apply_action(history[i])
+    return rebuilt
+
+
+# game -> hook that removes what a seat cannot know from a state before a search
+HIDE: dict[str, Callable[[State, int], State]] = {
+    "switchbacks": _switchbacks_hide,
+    "c2c": _c2c_hide,
+}
+
+
+def seat_view_state(game_name: str, state: State, seat: int) -> State:
+    """The state a search for ``seat`` starts from: the game's :data:`HIDE`
+    hook applied to ``state``, or a copy of ``state`` for a game without one
+    (its searches must then re-deal every hidden card themselves, from a
+    canonical order)."""
+    hook = HIDE.get(game_name)
+    return state.clone() if hook is None else hook(state, seat)
+
+
+def game_option_names(name: str) -> list[str]:
+    """The keyword options of a game's constructor besides ``players``.
+
+    >>> game_option_names("c2c")
+    ['challenge', 'map']
+    """
+    key = solvers.canonical_game_name(name)
+    cls = solvers._load(solvers._GAMES[key][1])
+    params = inspect.signature(cls.__init__).parameters
+    return [p for p in params if p not in ("self", "players")
+            and params[p].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_setup(raw: dict[str, Any], what: str = "new") -> dict[str, Any]:
+    """Check ``game``, ``players``, ``options`` and ``seed`` of a request or a
+    position and return them normalised (``game`` canonical, ``seed`` 0 when
+    left out). Raises SolversError with a one-line message."""
+    name = raw.get("game")
+    if not isinstance(name, str):
+        raise SolversError(f"{what}: 'game' should be a game name, one of {', '.join(solvers.game_names())}")
+    name = solvers.canonical_game_name(name)
+    players = raw.get("players")
+    if players is not None and not _is_int(players):
+        raise SolversError(f"{what}: 'players' should be a whole number")
+    options = raw.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise SolversError(f"{what}: 'options' should be an object of game options")
+    known = game_option_names(name)
+    for key, value in options.items():
+        if key not in known:
+            raise SolversError(f"{what}: {name} has no option {key!r}; it takes "
+                               f"{', '.join(known) if known else 'none'}")
+        if not (value is None or isinstance(value, (str, bool, int, float))):
+            raise SolversError(f"{what}: option {key!r} should be a string, number or null")
+    seed = raw.get("seed", 0)
+    if seed is None:
+        seed = 0
+    if not _is_int(seed) or not 0 <= seed < MAX_SEED:
+        raise SolversError(f"{what}: 'seed' should be a whole number from 0 to 2**64 - 1")
+    return {"game": name, "players": players, "options": dict(options), "seed": seed}
+
+
+def build_game(setup: dict[str, Any]) -> Game:
+    """The kernel game of a checked setup; SolversError for bad options."""
+    try:
+        return solvers.load_game(setup["game"], setup["players"], **setup["options"])
+    except TypeError as e:  # an option of the wrong type deep in a constructor
+        raise SolversError(f"bad options for {setup['game']}: {str(e).splitlines()[0]}") from None
+
+
+def apply_moves(state: State, moves: Any, what: str) -> list[str]:
+    """Apply move strings (or action ids) to ``state`` in order; the canonical
+    strings of the moves played. Raises SolversError naming the bad move."""
+    if not isinstance(moves, list):
+        raise SolversError(f"{what}: 'moves' should be a list of move strings")
+    if len(moves) > MAX_MOVES:
+        raise SolversError(f"{what}: more than {MAX_MOVES} moves")
+    played = []
+    for i, move in enumerate(moves):
+        if isinstance(move, str):
+            try:
+                action = state.string_to_action(move)
+            except SolversError:
+                raise SolversError(f"{what}: move {i} ({move!r}) is not legal there") from None
+        elif _is_int(move):
+            action = move
+            legal = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                     else state.legal_actions())
+            if action not in legal:
+                raise SolversError(f"{what}: move {i} (action {move}) is not legal there")
+        else:
+            raise SolversError(f"{what}: move {i} should be a move string")
+        played.append(state.action_to_string(action))
+        state.apply_action(action)
+    return played
+
+
+def load_position(raw: Any) -> tuple[dict[str, Any], State, list[str]]:
+    """A position (history or native) as ``(setup, state, moves)``:
+    ``setup`` holds ``game``, ``players``, ``options``, ``seed`` and, for a
+    native start, ``start`` (the native position, normalised)."""
+    if not isinstance(raw, dict):
+        raise SolversError("position: should be a JSON object")
+    name = raw.get("game")
+    if not isinstance(name, str):
+        raise SolversError("position: 'game' should name the game")
+    name = solvers.canonical_game_name(name)
+    native = NATIVE_FORMATS.get(name)
+    if "moves" not in raw and "start" not in raw:
+        if native is None:
+            raise SolversError(f"position: {name} positions list their 'moves' from the start")
+        raw = {"game": name, "start": raw, "moves": []}
+    for key in raw:
+        if key not in HISTORY_KEYS:
+            raise SolversError(f"position: unknown key {key!r}")
+    if "start" in raw:
+        if native is None:
+            raise SolversError(f"position: {name} has no position format of its own for 'start'")
+        if "options" in raw and raw["options"]:
+            raise SolversError("position: a 'start' position carries its own options")
+        start = raw["start"]
+        if not isinstance(start, dict):
+            raise SolversError("position: 'start' should be a JSON object")
+        state = native.load(start)
+        setup = check_setup({"game": name, "players": state.game.num_players,
+                             "seed": raw.get("seed", start.get("seed", 0))}, "position")
+        if raw.get("players") not in (None, state.game.num_players):
+            raise SolversError(f"position: 'players' is {raw['players']!r} but the start has "
+                               f"{state.game.num_players}")
+        setup["start"] = native.save(state)
+    else:
+        setup = check_setup(raw, "position")
+        game = build_game(setup)
+        setup["players"] = game.num_players
+        state = game.new_initial_state(setup["seed"])
+    moves = apply_moves(state, raw.get("moves", []), "position")
+    return setup, state, moves
+
+
+def save_position(setup: dict[str, Any], moves: list[str]) -> dict[str, Any]:
+    """The history position of a session: its setup and the moves played."""
+    pos: dict[str, Any] = {"game": setup["game"], "players": setup["players"]}
+    if "start" in setup:
+        pos["start"] = setup["start"]
+        pos["seed"] = setup["seed"]
+    else:
+        pos["options"] = setup["options"]
+        pos["seed"] = setup["seed"]
+    pos["moves"] = list(moves)
+    return pos
+
+
+def native_position(game_name: str, state: State) -> dict[str, Any] | None:
+    """The game's own position format of ``state``, or None (no format, or
+    one that cannot express this moment, like the setup deal)."""
+    native = NATIVE_FORMATS.get(game_name)
+    if native is None:
+        return None
+    try:
+        return native.save(state)
+    except SolversError:
+        return None

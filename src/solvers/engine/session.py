@@ -1,0 +1,613 @@
+"""The engine protocol, one request at a time: :class:`Session`.
+
+A session holds one game in progress. :meth:`Session.handle` takes one
+request (a decoded JSON object) and returns one reply; it never raises for
+anything a frontend can send. The protocol is described in
+``docs/engine-protocol.md`` and its messages in ``schema.json``.
+
+>>> session = Session()
+>>> session.handle({"id": 1, "cmd": "new", "game": "c2c", "seed": 3,
+...                 "options": {"challenge": "The Alamo"}})["result"]["phase"]
+'chance'
+>>> session.handle({"id": 2, "cmd": "deal"})["result"]["moves"]      # the 4 setup cards
+['deal Phipps Conservatory and Botanical Gardens', 'deal Freedom Trail', 'deal Gateway Arch', 'deal Chase Field']
+>>> reply = session.handle({"id": 3, "cmd": "go", "iterations": 200})
+>>> reply["result"]["move"].startswith("cross ")
+True
+>>> session.handle({"id": 4, "cmd": "apply", "move": "cross Nowhere"})["error"]["code"]
+'illegal_move'
+
+The server (:mod:`solvers.engine.server`) runs ``go`` in a worker thread
+through :meth:`Session.prepare_go`, so that ``stop`` and ``quit`` are read
+while it searches.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import solvers
+
+from ..agents import agent_names, load_agent, parse_agent_spec
+from ..agents.base import _REGISTRY as _AGENT_CLASSES
+from ..errors import SolversError
+from ..game import CHANCE, TERMINAL, State
+from ..rng import SplitMix64
+from .positions import (MAX_SEED, build_game, check_setup, game_option_names,
+                        load_position, native_position, save_position, seat_view_state)
+
+PROTOCOL = "solvers-engine"
+PROTOCOL_VERSION = 1
+MAX_TIME = 86_400.0
+MAX_ITERATIONS = 1_000_000_000
+MAX_ID_LENGTH = 200
+AGENT_SEED_SALT = 0x656E67696E65  # "engine": the agents' seeds differ from the deal's
+
+COMMANDS = ("hello", "new", "position", "apply", "deal", "legal", "go", "stop", "state", "quit")
+# The fields each command takes besides "id" and "cmd".
+FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": (),
+    "new": ("game", "players", "seed", "options"),
+    "position": ("position",),
+    "apply": ("move", "action"),
+    "deal": ("count",),
+    "legal": (),
+    "go": ("agent", "options", "time", "iterations", "seat"),
+    "stop": (),
+    "state": ("seat",),
+    "quit": (),
+}
+# Commands that change the game: refused while a go is running.
+MUTATING = ("new", "position", "apply", "deal", "go")
+# Agents that a stop interrupts (the others finish their short work first).
+STOPPABLE = ("mcts",)
+
+
+class RequestError(SolversError):
+    """A request the engine refuses: an error ``code`` and a one-line message."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(str(text).split())
+    return line[:500] if line else "error"
+
+
+def _finite(x: float) -> float:
+    x = float(x)
+    return x if math.isfinite(x) else 0.0
+
+
+def phase_of(state: State) -> str:
+    """``"chance"``, ``"decision"`` or ``"over"``."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return "over"
+    if player == CHANCE:
+        return "chance"
+    return "decision"
+
+
+class GoJob:
+    """One running ``go``: a search that :meth:`stop` may cut short."""
+
+    def __init__(self, request_id: Any, work: Callable[["GoJob"], dict[str, Any]]):
+        self.request_id = request_id
+        self._work = work
+        self._lock = threading.Lock()
+        self._search: Any = None
+        self.stopped = False
+        self.done = threading.Event()      # the search has ended
+        self.replied = threading.Event()   # its reply is written (set by the server)
+
+    def attach(self, search: Any) -> None:
+        """Register the search to stop; stops it at once when a stop came first."""
+        with self._lock:
+            self._search = search
+            if self.stopped:
+                search.stop()
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            if self._search is not None:
+                self._search.stop()
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether a stop reached a search that it can end early."""
+        with self._lock:
+            return self.stopped and self._search is not None
+
+    def run(self) -> dict[str, Any]:
+        return self._work(self)
+
+
+class Session:
+    """One game in progress and the protocol commands over it.
+
+    ``handle(request) -> reply``: requests are dicts with ``cmd`` and an
+    optional ``id`` (echoed); replies are ``{"id", "cmd", "result"}`` or
+    ``{"id", "cmd", "error": {"code", "message"}}``. A refused request
+    leaves the game exactly as it was.
+    """
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.state: State | None = None
+        self.setup: dict[str, Any] | None = None
+        self.moves: list[str] = []
+        self.closed = False
+        self._agent_rng = SplitMix64(AGENT_SEED_SALT)
+        self._lock = threading.Lock()
+        self._job: GoJob | None = None
+        self._hello: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------ dispatch
+    def handle_line(self, line: str | bytes) -> dict[str, Any]:
+        """Decode one line of JSON and handle it (a parse error is a reply)."""
+        try:
+            request = decode(line)
+        except RequestError as e:
+            return error_reply(None, None, e.code, str(e))
+        return self.handle(request)
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        """One request, one reply. ``go`` runs here to the end; a server uses
+        :meth:`prepare_go` to run it in another thread instead."""
+        try:
+            rid, cmd = self.check_request(request)
+        except RequestError as e:
+            return error_reply(_safe_id(request), _safe_cmd(request), e.code, str(e))
+        if cmd == "go":
+            try:
+                job = self.prepare_go(request)
+            except RequestError as e:
+                return error_reply(rid, cmd, e.code, str(e))
+            except Exception as e:  # a bug: keep serving, show the traceback on stderr
+                traceback.print_exc(file=sys.stderr)
+                return error_reply(rid, cmd, "internal_error", f"{type(e).__name__}: {e}")
+            return self.finish_go(job)
+        return self._guarded(rid, cmd, request)
+
+    def _guarded(self, rid: Any, cmd: str, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            with self._lock:
+                changes = cmd in MUTATING and not (cmd == "position" and "position" not in request)
+                if changes and self._job is not None:
+                    raise RequestError("busy", f"a go is running: send stop first, then {cmd}")
+                result = getattr(self, f"cmd_{cmd}")(request)
+        except RequestError as e:
+            return error_reply(rid, cmd, e.code, str(e))
+        except SolversError as e:
+            return error_reply(rid, cmd, "bad_request", str(e))
+        except Exception as e:  # a bug: keep serving, show the traceback on stderr
+            traceback.print_exc(file=sys.stderr)
+            return error_reply(rid, cmd, "internal_error", f"{type(e).__name__}: {e}")
+        return {"id": rid, "cmd": cmd, "result": result}
+
+    @staticmethod
+    def check_request(request: Any) -> tuple[Any, str]:
+        """The ``id`` and ``cmd`` of a well-formed request; RequestError else."""
+        if not isinstance(request, dict):
+            raise RequestError("bad_request", "a request is a JSON object with a 'cmd'")
+        rid = request.get("id")
+        if not (rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= MAX_ID_LENGTH)):
+            raise RequestError("bad_request", f"'id' should be a string (at most {MAX_ID_LENGTH} "
+                                              "characters), an integer or null")
+        cmd = request.get("cmd")
+        if not isinstance(cmd, str):
+            raise RequestError("bad_request", "a request needs 'cmd', a command name")
+        if cmd not in FIELDS:
+            raise RequestError("unknown_command", f"unknown command {cmd[:50]!r}; the commands are "
+                                                  + ", ".join(COMMANDS))
+        for key in request:
+            if key not in ("id", "cmd") and key not in FIELDS[cmd]:
+                raise RequestError("bad_request", f"{cmd} takes no field {str(key)[:50]!r}"
+                                   + (f"; it takes {', '.join(FIELDS[cmd])}" if FIELDS[cmd] else ""))
+        return rid, cmd
+
+    # ------------------------------------------------------------ helpers
+    def _need_game(self) -> State:
+        if self.state is None:
+            raise RequestError("no_game", "no game yet: send new or position first")
+        return self.state
+
+    def status(self) -> dict[str, Any]:
+        """Where the game stands: phase, seat to move, moves played; the
+        results once it is over."""
+        state = self._need_game()
+        player = state.current_player()
+        out: dict[str, Any] = {
+            "game": self.setup["game"],
+            "players": self.game.num_players,
+            "phase": phase_of(state),
+            "to_move": player if player >= 0 else None,
+            "ply": len(self.moves),
+        }
+        if player == TERMINAL:
+            out["scores"] = [int(s) for s in state.scores()]
+            out["returns"] = [_finite(r) for r in state.returns()]
+        return out
+
+    def _seat(self, value: Any, state: State) -> int:
+        players = self.game.num_players
+        if value is None:
+            if players == 1:
+                return 0
+            raise RequestError("bad_request", f"give 'seat': this game has {players} players")
+        if not _is_int(value) or not 0 <= value < players:
+            raise RequestError("bad_request", f"'seat' should be a seat from 0 to {players - 1}")
+        return value
+
+    # ------------------------------------------------------------ commands
+    def cmd_hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._hello is None:
+            self._hello = describe_engine()
+        return self._hello
+
+    def cmd_new(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            setup = check_setup(request)
+            game = build_game(setup)
+        except RequestError:
+            raise
+        except SolversError as e:
+            raise RequestError("invalid_option", str(e)) from None
+        setup["players"] = game.num_players
+        state = game.new_initial_state(setup["seed"])
+        self._install(setup, game, state, [])
+        return self.status()
+
+    def _install(self, setup: dict[str, Any], game: Any, state: State, moves: list[str]) -> None:
+        self.setup, self.game, self.state, self.moves = setup, game, state, moves
+        self._agent_rng = SplitMix64(setup["seed"] ^ AGENT_SEED_SALT)
+
+    def cmd_position(self, request: dict[str, Any]) -> dict[str, Any]:
+        if "position" not in request:
+            state = self._need_game()
+            out = {"position": save_position(self.setup, self.moves)}
+            native = native_position(self.setup["game"], state)
+            if native is not None:
+                out["native"] = native
+            return out
+        try:
+            setup, state, moves = load_position(request["position"])
+        except SolversError as e:
+            raise RequestError("invalid_position", str(e)) from None
+        self._install(setup, state.game, state, moves)
+        return self.status()
+
+    def cmd_apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._need_game()
+        if ("move" in request) == ("action" in request):
+            raise RequestError("bad_request", "apply takes one of 'move' (a string) or 'action' (an id)")
+        if state.is_terminal():
+            raise RequestError("illegal_move", "the game is over: no more moves")
+        if "move" in request:
+            move = request["move"]
+            if not isinstance(move, str):
+                raise RequestError("bad_request", "'move' should be a move string, e.g. from legal")
+            try:
+                action = state.string_to_action(move)
+            except SolversError:
+                raise RequestError("illegal_move", f"{move[:80]!r} is not a legal move here "
+                                                   "(send legal for the list)") from None
+        else:
+            action = request["action"]
+            legal = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                     else state.legal_actions())
+            if not _is_int(action) or action not in legal:
+                raise RequestError("illegal_move", f"action {str(action)[:40]} is not legal here "
+                                                   "(send legal for the list)")
+        text = state.action_to_string(action)
+        state.apply_action(action)
+        self.moves.append(text)
+        return {"action": action, "move": text, **self.status()}
+
+    def cmd_deal(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._need_game()
+        count = request.get("count")
+        if count is not None and (not _is_int(count) or count < 1):
+            raise RequestError("bad_request", "'count' should be a whole number >= 1")
+        dealt = []
+        while state.is_chance_node() and (count is None or len(dealt) < count):
+            action = state.seeded_outcome()
+            text = state.action_to_string(action)
+            state.apply_action(action)
+            self.moves.append(text)
+            dealt.append(text)
+        return {"moves": dealt, **self.status()}
+
+    def cmd_legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._need_game()
+        if state.is_chance_node():
+            rows = [{"action": a, "move": state.action_to_string(a), "probability": _finite(p)}
+                    for a, p in state.chance_outcomes()]
+        elif state.is_terminal():
+            rows = []
+        else:
+            rows = [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
+        return {"moves": rows, **self.status()}
+
+    def cmd_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._need_game()
+        seat = self._seat(request.get("seat"), state)
+        out = {"seat": seat, **self.status(),
+               "view": json.loads(json.dumps(state.information_state(seat)))}
+        if state.current_player() == seat:
+            out["legal"] = [{"action": a, "move": state.action_to_string(a)}
+                            for a in state.legal_actions()]
+        if not state.is_terminal():
+            # Only the seat's own score: another sheet may hold moves it cannot see yet.
+            out["score"] = int(state.scores()[seat])
+        return out
+
+    def cmd_stop(self, request: dict[str, Any]) -> dict[str, Any]:
+        job = self._job
+        if job is None:
+            return {"stopped": False, "go": None}
+        job.stop()
+        return {"stopped": True, "go": job.request_id}
+
+    def cmd_quit(self, request: dict[str, Any]) -> dict[str, Any]:
+        job = self._job
+        if job is not None:
+            job.stop()
+        self.closed = True
+        return {"bye": True}
+
+    # ------------------------------------------------------------ go
+    def prepare_go(self, request: dict[str, Any]) -> GoJob:
+        """Check a ``go`` and claim the session for it (RequestError when it
+        is refused); run the returned job with :meth:`finish_go`."""
+        rid, cmd = self.check_request(request)
+        with self._lock:
+            if self._job is not None:
+                raise RequestError("busy", "a go is already running: send stop first")
+            state = self._need_game()
+            player = state.current_player()
+            if player == CHANCE:
+                raise RequestError("wrong_phase", "a chance node is not a decision: send deal, "
+                                                  "or apply the outcome")
+            if player == TERMINAL:
+                raise RequestError("wrong_phase", "the game is over: there is no move to make")
+            seat = request.get("seat")
+            if seat is not None and not _is_int(seat):
+                raise RequestError("bad_request", "'seat' should be a seat number")
+            if seat is not None and seat != player:
+                raise RequestError("not_to_move", f"seat {seat} is not to move; seat {player} is")
+            kind, options, drew_seed = self._agent_request(request)
+            try:
+                agent = load_agent(kind, self.game, **options)
+            except (SolversError, TypeError) as e:
+                raise RequestError("invalid_option", str(e).splitlines()[0] if str(e) else
+                                   "bad agent options") from None
+            # The search starts from what the seat knows and nothing more.
+            try:
+                root = seat_view_state(self.setup["game"], state, player)
+            except SolversError as e:
+                raise RequestError("search_failed", str(e)) from None
+            job = GoJob(rid, lambda j: self._search(j, agent, kind, root, player))
+            self._job = job
+            if drew_seed:
+                self._agent_rng.next()
+        return job
+
+    def finish_go(self, job: GoJob) -> dict[str, Any]:
+        """Run a prepared job to its end (or its stop) and release the session."""
+        try:
+            result = job.run()
+            reply = {"id": job.request_id, "cmd": "go", "result": result}
+        except SolversError as e:
+            reply = error_reply(job.request_id, "go", "search_failed", str(e))
+        except Exception as e:  # a bug: keep serving
+            traceback.print_exc(file=sys.stderr)
+            reply = error_reply(job.request_id, "go", "internal_error", f"{type(e).__name__}: {e}")
+        finally:
+            with self._lock:
+                self._job = None
+            job.done.set()
+        return reply
+
+    def _agent_request(self, request: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
+        """The agent kind and its checked options (budget included); whether
+        the seed is the session's next one (to be drawn if the go is accepted)."""
+        spec = request.get("agent", "mcts")
+        if not isinstance(spec, str):
+            raise RequestError("bad_request", "'agent' should be an agent name such as 'mcts'")
+        try:
+            kind, options = parse_agent_spec(spec)
+        except SolversError as e:
+            raise RequestError("invalid_option", str(e)) from None
+        extra = request.get("options", {})
+        if extra is None:
+            extra = {}
+        if not isinstance(extra, dict):
+            raise RequestError("bad_request", "'options' should be an object of agent options")
+        for key, value in extra.items():
+            if key in options:
+                raise RequestError("bad_request", f"agent option {key!r} is given twice")
+            if not (value is None or isinstance(value, (str, bool, int, float))):
+                raise RequestError("bad_request", f"agent option {key!r} should be a string, number or null")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise RequestError("bad_request", f"agent option {key!r} should be finite")
+            options[key] = value
+        if kind not in _AGENT_CLASSES:
+            raise RequestError("invalid_option", f"unknown agent {kind[:50]!r}; the agents are "
+                                                 + ", ".join(agent_names()))
+        takes = _AGENT_CLASSES[kind].options
+        for key in options:
+            if key not in takes:
+                raise RequestError("invalid_option", f"unknown option {str(key)[:50]!r} for a {kind} "
+                                                     f"agent; it takes {', '.join(takes)}")
+        budget: dict[str, Any] = {}
+        for key in ("time", "iterations"):
+            if key in request and key in options:
+                raise RequestError("bad_request", f"give {key!r} once: in the request or in the options")
+            if key in request:
+                budget[key] = _budget(key, request[key], "bad_request")
+            elif key in options and kind == "mcts":
+                options[key] = _budget(key, options[key], "invalid_option")
+        if kind == "mcts":
+            options.update(budget)
+        drew_seed = "seed" not in options
+        if drew_seed:
+            # Peek: the session's generator moves on only when the go is accepted.
+            options["seed"] = SplitMix64(self._agent_rng.state).next()
+        elif not _is_int(options["seed"]) or not 0 <= options["seed"] < MAX_SEED:
+            raise RequestError("invalid_option",
+                               "agent option 'seed' should be a whole number from 0 to 2**64 - 1")
+        return kind, options, drew_seed
+
+    def _search(self, job: GoJob, agent: Any, kind: str, root: State, player: int) -> dict[str, Any]:
+        start = time.perf_counter()
+        iterations = 0
+        if kind == "mcts" and agent.endgame_plies == 0:
+            from ..search.mcts import make_search
+
+            max_nodes = agent.max_nodes
+            if max_nodes is None and agent.iterations is not None and agent.time is None:
+                max_nodes = agent.iterations + 1
+            search = make_search(root, backend=agent.backend, c=agent.c, seed=agent.rng.next(),
+                                 rollout_plies=agent.rollout_plies, max_nodes=max_nodes,
+                                 rollout=agent.rollout)
+            job.attach(search)
+            r = search.run(iterations=agent.iterations, time=agent.time)
+            iterations = r.iterations
+            rows = [_row(root, a, v, n) for a, n, v in r.rows()]
+            seen = {row["action"] for row in rows}
+            # Actions the budget never tried come last, unvisited.
+            rows += [_row(root, a, 0.0, 0) for a in root.legal_actions() if a not in seen]
+        else:
+            rows = agent.analyse(root)
+        seconds = time.perf_counter() - start
+        ranked = [{"action": int(r["action"]), "move": r["move"], "value": _finite(r["value"]),
+                   "visits": int(r["visits"])} for r in rows]
+        best = ranked[0]
+        return {"seat": player, "agent": kind, "action": best["action"], "move": best["move"],
+                "value": best["value"], "ranked": ranked, "iterations": int(iterations),
+                "seconds": round(seconds, 6), "stopped": job.cut_short}
+
+
+def _budget(key: str, value: Any, code: str) -> float | int:
+    """A checked ``time`` (seconds) or ``iterations`` budget."""
+    if key == "time":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_TIME:
+            raise RequestError(code, f"'time' should be seconds, more than 0 and at most {MAX_TIME:g}")
+        return float(value)
+    if not _is_int(value) or not 1 <= value <= MAX_ITERATIONS:
+        raise RequestError(code, f"'iterations' should be a whole number from 1 to {MAX_ITERATIONS}")
+    return value
+
+
+def _row(state: State, action: int, value: float, visits: int) -> dict[str, Any]:
+    return {"action": action, "move": state.action_to_string(action), "value": float(value),
+            "visits": int(visits)}
+
+
+# ---------------------------------------------------------------- framing
+def decode(line: str | bytes) -> Any:
+    """One request from one line of JSON; RequestError ``parse_error`` else.
+
+    >>> decode('{"cmd": "hello"}')
+    {'cmd': 'hello'}
+    """
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RequestError("parse_error", "a request line should be UTF-8 text") from None
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except RequestError:
+        raise
+    except (ValueError, RecursionError) as e:
+        raise RequestError("parse_error", f"not valid JSON: {_one_line(str(e))[:200]}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise RequestError("parse_error", f"not valid JSON: {name} is not a number")
+
+
+def encode(reply: dict[str, Any]) -> str:
+    """One reply as one line of ASCII JSON: no character inside it can pass
+    for a line break, whatever a client's line reader splits on."""
+    return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+
+
+def error_reply(rid: Any, cmd: str | None, code: str, message: str) -> dict[str, Any]:
+    reply: dict[str, Any] = {"id": rid}
+    if cmd is not None:
+        reply["cmd"] = cmd
+    reply["error"] = {"code": code, "message": _one_line(message)}
+    return reply
+
+
+def _safe_id(request: Any) -> Any:
+    if isinstance(request, dict):
+        rid = request.get("id")
+        if rid is None or _is_int(rid) or (isinstance(rid, str) and len(rid) <= MAX_ID_LENGTH):
+            return rid
+    return None
+
+
+def _safe_cmd(request: Any) -> str | None:
+    if isinstance(request, dict) and request.get("cmd") in FIELDS:
+        return request["cmd"]
+    return None
+
+
+# ---------------------------------------------------------------- hello
+def _first_line(doc: str | None) -> str:
+    """The first paragraph of a docstring as plain text (no reST markup)."""
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    text = re.sub(r":\w+:`([^`]*)`", r"\1", text)
+    return text.replace("``", "")
+
+
+def describe_engine() -> dict[str, Any]:
+    """The ``hello`` result: versions, games (seats and options), agents."""
+    from .positions import NATIVE_FORMATS
+
+    games = []
+    for name in solvers.game_names():
+        seats = []
+        for n in range(1, 9):
+            try:
+                solvers.load_game(name, n)
+            except SolversError:
+                continue
+            seats.append(n)
+        default = solvers.load_game(name)
+        games.append({
+            "name": name,
+            "players": seats,
+            "default_players": default.num_players,
+            "options": game_option_names(name),
+            "positions": ["history"] + ([name] if name in NATIVE_FORMATS else []),
+        })
+    agents = []
+    for name in agent_names():
+        cls = _AGENT_CLASSES[name]
+        agents.append({"name": name, "options": list(cls.options),
+                       "budget": name == "mcts", "stoppable": name in STOPPABLE,
+                       "about": _first_line(cls.__doc__)})
+    return {"protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION,
+            "version": solvers.__version__, "commands": list(COMMANDS),
+            "games": games, "agents": agents}
