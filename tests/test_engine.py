@@ -203,18 +203,6 @@ def test_go_uses_only_what_the_seat_knows():
     assert results[0] == results[1]
 
 
-def test_the_hiding_hook_is_what_makes_twins_equal(monkeypatch):
-    # Control for the test above: searching the full state tells the twins apart.
-    monkeypatch.delitem(HIDE, "switchbacks")
-    pos, twin = _switchbacks_twins()
-    results = []
-    for start in (pos, twin):
-        session = Session()
-        ok(session, {"cmd": "position", "position": {"game": "switchbacks", "start": start, "seed": 9}})
-        results.append(ok(session, {"cmd": "go", "iterations": 1500})["ranked"])
-    assert results[0] != results[1]
-
-
 def test_c2c_go_ignores_the_undealt_cards_and_other_private_cards():
     # Seat 0 of a 2-player game: seat 1's private setup cards and the deck order differ.
     base = ["deal Hollywood", "deal Space Needle", "deal Gateway Arch", "deal Grand Canyon",

@@ -65,27 +65,6 @@ NATIVE_FORMATS: dict[str, NativeFormat] = {
 }
 
 
-def _switchbacks_hide(state: Any, seat: int) -> State:
-    """The same Switchbacks position with every tile ``seat`` cannot see (the
-    other hands and set-aside piles, the stack) dealt back in ascending
-    order, sizes kept: two states that ``seat`` cannot tell apart give the
-    same state here, so a search from it cannot tell them apart either."""
-    from ..games.switchbacks.position import parse_position, state_to_position
-
-    pos = state_to_position(state)
-    players = pos["players"]
-    others = [q for q in range(players) if q != seat]
-    pool = sorted([t for q in others for t in pos["hands"][q] + pos["set_aside"][q]] + pos["stack"])
-    k = 0
-    for q in others:
-        for key in ("hands", "set_aside"):
-            n = len(pos[key][q])
-            pos[key][q] = pool[k:k + n]
-            k += n
-    pos["stack"] = pool[k:]
-    return parse_position(pos)
-
-
 def _c2c_hide(state: Any, seat: int) -> State:
     """Coast to Coast with several players: the seats before ``seat`` have
     already made their moves of this round, which ``seat`` does not see
@@ -128,8 +107,9 @@ def _c2c_hide(state: Any, seat: int) -> State:
 
 
 # game -> hook that removes what a seat cannot know from a state before a search
+# (Switchbacks needs none: its kernel re-deals hidden tiles from a canonical
+# order, so states a seat cannot tell apart search alike.)
 HIDE: dict[str, Callable[[State, int], State]] = {
-    "switchbacks": _switchbacks_hide,
     "c2c": _c2c_hide,
 }
 
