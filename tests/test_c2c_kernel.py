@@ -450,7 +450,10 @@ def test_determinize_mid_deal_and_in_rounds():
             assert again.information_state(me) == mid.information_state(me)
             assert again.order[:mid.pos] == mid.order[:mid.pos]   # nothing seen moves
             assert sorted(again.order[mid.pos:]) == sorted(mid.order[mid.pos:])
-            assert again.sheets == mid.sheets
+            # Own sheet and the others' sheets as the round began are known;
+            # the others' moves of this round are not (the round is simultaneous).
+            assert again.sheets[me] == mid.sheets[me]
+            assert again.round_start == mid.round_start
         assert any(mid.resample(0, SplitMix64(s)).order != mid.order for s in range(5))
 
 
@@ -488,3 +491,30 @@ def test_random_playouts_in_c_match_python_random_play():
     assert abs(total / 300 - c_mean) < 3
     scores = random_scores(CoastToCoastKernel(4), 200, seed=1)
     assert scores.shape == (200, 4) and scores.min() >= 0
+
+
+def test_determinize_hides_the_other_seats_moves_of_this_round():
+    """Two games that differ only in what seat 0 did this round look the
+    same to seat 1, so seat 1's re-deals from one seed are the same too."""
+    game = CoastToCoastKernel(2)
+    differ = 0
+    for seed in range(8):
+        base = game.new_initial_state(seed)
+        for _ in range(3 + seed % 3):          # play into some round
+            while not base.is_chance_node() and not base.is_terminal():
+                base.apply_action(base.legal_actions()[0])
+            base.apply_seeded_chance()
+        twins = []
+        for pick in (0, -1):
+            s = base.clone()
+            while s.current_player() == 0:
+                s.apply_action(s.legal_actions()[pick])
+            twins.append(s)
+        a, b = twins
+        assert a.current_player() == b.current_player() == 1
+        assert a.information_state(1) == b.information_state(1)
+        differ += a.sheets[0] != b.sheets[0]
+        ra, rb = a.resample(1, SplitMix64(seed)), b.resample(1, SplitMix64(seed))
+        assert ra.sheets == rb.sheets and ra.order == rb.order
+        play_out(ra, seed)
+    assert differ > 0

@@ -20,7 +20,7 @@ import pytest
 import solvers
 from solvers.agents import agent_names, load_agent
 from solvers.engine import Session, load_schema, serve
-from solvers.engine.positions import HIDE, seat_view_state
+from solvers.engine.positions import seat_view_state
 from solvers.games.switchbacks.position import load_position, state_to_position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -273,13 +273,6 @@ def test_the_search_root_keeps_everything_the_seat_knows(game, players, seed):
         go = ok(session, {"cmd": "go", "iterations": 20, "seat": seat})
         ok(session, {"cmd": "apply", "move": go["move"]})
     assert decisions > 30
-
-
-def test_c2c_without_the_hook_the_search_would_see_them(monkeypatch):
-    monkeypatch.delitem(HIDE, "c2c")
-    twins = _c2c_round_twins(in_setup=False)
-    gos = [ok(t, {"cmd": "go", "iterations": 1000, "options": {"seed": 1}})["ranked"] for t in twins]
-    assert gos[0] != gos[1]
 
 
 def test_state_shows_a_seat_its_own_view_and_moves_only_on_its_turn():

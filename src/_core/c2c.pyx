@@ -391,33 +391,61 @@ cdef void c2c_returns(const void *params, const void *st, double *out) noexcept 
             out[p] = 1.0 / winners
 
 
+cdef void replay_seat(const C2CParams *P, C2CState *s, int q, uint64_t *rng) noexcept nogil:
+    """Seat ``q``'s moves of this round made afresh by the playout policy,
+    from its sheet as the round began (the round tracker follows)."""
+    cdef C2CState t
+    cdef int r = s.round, guard = 0
+    s.circled[q] = s.start_circled[q]
+    s.crossed[q] = s.start_crossed[q]
+    s.exact[q] = s.start_exact[q]
+    s.ncross[q] = r
+    s.ncircles[q][r] = 0
+    memcpy(&t, s, sizeof(C2CState))
+    t.player = q
+    t.step = C2C_CROSS
+    t.used = 0
+    while t.player == q and t.round == r and guard < 8:
+        c2c_apply_action(P, &t, c2c_rollout_action(P, &t, rng))
+        guard += 1
+    s.circled[q] = t.circled[q]
+    s.crossed[q] = t.crossed[q]
+    s.exact[q] = t.exact[q]
+    s.ncross[q] = t.ncross[q]
+    s.crosses[q][r] = t.crosses[q][r]
+    s.ncircles[q][r] = t.ncircles[q][r]
+    memcpy(s.circle_card[q][r], t.circle_card[q][r], sizeof(t.circle_card[q][r]))
+    memcpy(s.circle_loc[q][r], t.circle_loc[q][r], sizeof(t.circle_loc[q][r]))
+
+
 cdef void c2c_determinize(const void *params, void *st, int player,
                           uint64_t *rng) noexcept nogil:
     """Re-deal every card ``player`` has not seen, keeping all they saw.
 
     Unseen are the undealt deck and, during the setup with several players,
-    the private cards of the other seats (save the one a seat crossed off,
-    an action everyone sees). After the setup the other sheets show those
-    cards, so they are no longer hidden. A re-dealt private card of a seat
-    that has made its setup cross-off is replaced on that seat's sheet (its
-    starting circle moves with it), so the state stays a legal position.
+    the private cards of the other seats. The cards are shuffled from a
+    canonical (sorted) order, so two states ``player`` cannot tell apart
+    re-deal identically from one seed.
+
+    A round is simultaneous on paper: the other seats' moves of the current
+    round are unseen by ``player``. The seats that have finished their turn
+    make their moves afresh with the playout policy, from their sheets as
+    the round began and on the re-dealt cards (:func:`replay_seat`), so
+    nothing of the real choices reaches a search (which re-deals for the
+    seat to move). A seat in the middle of its turn, when ``player`` is
+    another, keeps its moves so far: its step is part of everyone's view.
     """
     cdef const C2CParams *P = <const C2CParams *> params
     cdef C2CState *s = <C2CState *> st
     cdef int8_t slots[C2C_MAX_LOCATIONS + C2C_MAX_DEALT]
     cdef int8_t cards[C2C_MAX_LOCATIONS + C2C_MAX_DEALT]
-    cdef int8_t old_card[C2C_MAX_LOCATIONS]
-    cdef int8_t new_card[C2C_MAX_LOCATIONS]
-    cdef int k = 0, nprivate, q, i, j, e, hi, c
-    cdef uint32_t clear_bits, set_bits
+    cdef int k = 0, nprivate, q, i, j, hi, c
     if s.round == 0 and P.num_players > 1:
         for q in range(P.num_players):
             if q == player:
                 continue
             hi = 2 * q + 2 if 2 * q + 2 < s.ndealt else s.ndealt
             for i in range(2 * q, hi):
-                if s.ncross[q] > 0 and s.order[i] == s.crosses[q][0]:
-                    continue
                 slots[k] = i
                 cards[k] = s.order[i]
                 k += 1
@@ -426,8 +454,6 @@ cdef void c2c_determinize(const void *params, void *st, int player,
         slots[k] = i
         cards[k] = s.order[i]
         k += 1
-    # Shuffle the unseen cards from a canonical (sorted) order, so that two
-    # states the player cannot tell apart re-deal identically from one seed.
     for i in range(1, k):
         c = cards[i]
         j = i - 1
@@ -437,30 +463,13 @@ cdef void c2c_determinize(const void *params, void *st, int player,
         cards[j + 1] = c
     rng_shuffle_i8(rng, cards, k)
     for j in range(nprivate):
-        i = slots[j]
-        old_card[j] = s.order[i]
-        new_card[j] = cards[j]
-        s.dealt[i] = cards[j]      # in the setup dealt[i] == order[i]
+        s.dealt[slots[j]] = cards[j]      # in the setup dealt[i] == order[i]
     for j in range(k):
         s.order[slots[j]] = cards[j]
-    # Seats that already crossed off in the setup: move their circles along.
-    for q in range(P.num_players):
-        if q == player or s.ncross[q] == 0 or nprivate == 0:
-            continue
-        clear_bits = 0
-        set_bits = 0
-        for j in range(nprivate):
-            if slots[j] // 2 == q:
-                clear_bits |= bit(old_card[j])
-                set_bits |= bit(new_card[j])
-        s.circled[q] = (s.circled[q] & ~clear_bits) | set_bits
-        for e in range(s.ncircles[q][0]):
-            c = s.circle_card[q][0][e]
-            for j in range(nprivate):
-                if slots[j] // 2 == q and old_card[j] == c:
-                    s.circle_card[q][0][e] = new_card[j]
-                    s.circle_loc[q][0][e] = new_card[j]
-                    break
+    if P.num_players > 1 and s.round <= C2C_ROUNDS and s.ndealt >= cards_needed(P, s):
+        for q in range(s.player):
+            if q != player:
+                replay_seat(P, s, q, rng)
 
 
 cdef int c2c_action_observation(const void *params, const void *st, int action,

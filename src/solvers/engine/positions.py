@@ -31,7 +31,6 @@ import solvers
 
 from ..errors import SolversError
 from ..game import Game, State
-from ..rng import SplitMix64
 
 HISTORY_KEYS = ("game", "players", "options", "seed", "moves", "start")
 MAX_MOVES = 10_000
@@ -65,53 +64,11 @@ NATIVE_FORMATS: dict[str, NativeFormat] = {
 }
 
 
-def _c2c_hide(state: Any, seat: int) -> State:
-    """Coast to Coast with several players: the seats before ``seat`` have
-    already made their moves of this round, which ``seat`` does not see
-    before the round ends (the round is simultaneous on paper). Replay the
-    game to the start of the round and let those seats play stand-in moves
-    (a fixed pseudo-random choice, the setup cross-off among the public
-    cards only), so nothing of their real choices reaches the search. Hidden
-    cards are then re-dealt by the search itself from a canonical order."""
-    game = state.game
-    if game.num_players == 1 or state.current_player() == 0:
-        return state.clone()
-    history = list(state.history)
-    probe = game.new_initial_state(0)
-    round_start = 0
-    movers = []
-    for i, action in enumerate(history):
-        movers.append(probe.current_player())
-        if movers[-1] < 0:
-            round_start = i + 1
-        probe.apply_action(action)
-    rebuilt = game.new_initial_state(0)
-    for action in history[:round_start]:
-        rebuilt.apply_action(action)
-    seen = set(state.information_state(seat)["cards"])
-    n = game.map.n
-    rng = SplitMix64(0x5EA7 + seat)
-    for _ in range(10_000):
-        mover = rebuilt.current_player()
-        if mover == seat:
-            break
-        if mover < 0:
-            raise SolversError("cannot rebuild the round for the seat to move")
-        legal = [a for a in rebuilt.legal_actions() if a >= n or a in seen]
-        rebuilt.apply_action(legal[rng.below(len(legal))])
-    # The seat's own moves of this round, which it knows.
-    for i in range(round_start, len(history)):
-        if movers[i] == seat:
-            rebuilt.apply_action(history[i])
-    return rebuilt
-
-
-# game -> hook that removes what a seat cannot know from a state before a search
-# (Switchbacks needs none: its kernel re-deals hidden tiles from a canonical
-# order, so states a seat cannot tell apart search alike.)
-HIDE: dict[str, Callable[[State, int], State]] = {
-    "c2c": _c2c_hide,
-}
+# (Empty today: the Switchbacks and Coast to Coast kernels re-deal what a seat
+# cannot see from a canonical order, and Coast to Coast replays the other
+# seats' unseen moves of a simultaneous round, so states a seat cannot tell
+# apart already search alike.)
+HIDE: dict[str, Callable[[State, int], State]] = {}
 
 
 def seat_view_state(game_name: str, state: State, seat: int) -> State:
