@@ -15,6 +15,9 @@ import solvers
 from solvers.errors import SolversError
 
 from .c2c import c2c
+from .engine import engine
+from .switchbacks import switchbacks
+from .tournament import tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -28,17 +31,16 @@ def cli() -> None:
       solve c2c --deal my-shuffle.txt           the best play for a shuffle you played
       solve c2c --all-challenges --csv          every challenge in one table
       solve c2c play --challenge "The Alamo"    play a solo challenge, with hints
+      solve switchbacks play --players 2        play Switchbacks against the AI
+      solve tournament switchbacks --agents mcts:time=0.5,greedy --games 20
+      solve engine                              serve an AI over JSON lines (docs/engine-protocol.md)
 
     Run 'solve GAME --help' for a game's commands.
     """
 
 
-cli.add_command(c2c)
-# Other commands register here, one line each:
-# (switchbacks / tournament)
-from .engine import engine  # noqa: E402
-
-cli.add_command(engine)
+for command in (c2c, switchbacks, tournament, engine):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:

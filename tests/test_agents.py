@@ -31,7 +31,8 @@ def positions():
 
 
 def test_agent_names():
-    assert agent_names() == sorted(KINDS)
+    # The four built-in kinds, and OpenSpiel's ISMCTS bot behind the optional extra.
+    assert agent_names() == sorted(KINDS + ["openspiel"])
 
 
 @pytest.mark.parametrize("kind", KINDS)

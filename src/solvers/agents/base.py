@@ -64,9 +64,28 @@ def register(kind: str) -> Callable[[type[Agent]], type[Agent]]:
     return wrap
 
 
+# Kinds whose module needs an optional extra: registered when first asked for.
+_LAZY = {"openspiel": "solvers.interop.openspiel"}
+
+
 def agent_names() -> list[str]:
-    """The kinds :func:`load_agent` knows."""
-    return sorted(_REGISTRY)
+    """The kinds :func:`load_agent` knows (``openspiel`` needs the extra)."""
+    return sorted(set(_REGISTRY) | set(_LAZY))
+
+
+def agent_class(kind: str) -> type[Agent]:
+    """The class behind an agent kind, importing an optional one on demand."""
+    key = kind.lower().strip() if isinstance(kind, str) else ""
+    if key not in _REGISTRY and key in _LAZY:
+        from importlib import import_module
+
+        try:
+            import_module(_LAZY[key])
+        except ImportError:
+            raise SolversError(f"the {key} agent needs OpenSpiel: pip install 'solvers[openspiel]'") from None
+    if key not in _REGISTRY:
+        raise UnknownNameError("agent", str(kind), agent_names())
+    return _REGISTRY[key]
 
 
 def load_agent(kind: str, game: Game, **options: Any) -> Agent:
@@ -78,9 +97,7 @@ def load_agent(kind: str, game: Game, **options: Any) -> Agent:
         >>> agent.step(TicTacToe().new_initial_state()) in range(9)
         True
     """
-    if not isinstance(kind, str) or kind.lower().strip() not in _REGISTRY:
-        raise UnknownNameError("agent", str(kind), agent_names())
-    cls = _REGISTRY[kind.lower().strip()]
+    cls = agent_class(kind)
     unknown = sorted(set(options) - set(cls.options))
     if unknown:
         raise SolversError(f"unknown option {unknown[0]!r} for a {cls.kind} agent; "

@@ -37,7 +37,7 @@ from typing import Any
 import solvers
 
 from ..agents import agent_names, load_agent, parse_agent_spec
-from ..agents.base import _REGISTRY as _AGENT_CLASSES
+from ..agents.base import agent_class
 from ..errors import SolversError
 from ..game import CHANCE, TERMINAL, State
 from ..rng import SplitMix64
@@ -448,10 +448,13 @@ class Session:
             if isinstance(value, float) and not math.isfinite(value):
                 raise RequestError("bad_request", f"agent option {key!r} should be finite")
             options[key] = value
-        if kind not in _AGENT_CLASSES:
+        if kind not in agent_names():
             raise RequestError("invalid_option", f"unknown agent {kind[:50]!r}; the agents are "
                                                  + ", ".join(agent_names()))
-        takes = _AGENT_CLASSES[kind].options
+        try:
+            takes = agent_class(kind).options
+        except SolversError as e:
+            raise RequestError("invalid_option", str(e)) from None
         for key in options:
             if key not in takes:
                 raise RequestError("invalid_option", f"unknown option {str(key)[:50]!r} for a {kind} "
@@ -604,7 +607,10 @@ def describe_engine() -> dict[str, Any]:
         })
     agents = []
     for name in agent_names():
-        cls = _AGENT_CLASSES[name]
+        try:
+            cls = agent_class(name)
+        except SolversError:
+            continue          # an optional agent whose extra is not installed
         agents.append({"name": name, "options": list(cls.options),
                        "budget": name == "mcts", "stoppable": name in STOPPABLE,
                        "about": _first_line(cls.__doc__)})

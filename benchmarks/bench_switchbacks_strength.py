@@ -1,0 +1,87 @@
+"""Playing strength of MCTS at Switchbacks, 2 players, a fixed time per move.
+
+Targets (issue 3), each the MCTS agent's win rate over a match with seats
+rotated (:mod:`solvers.tournament`; a shared first place counts as half):
+
+* at least 95% against ``random``;
+* at least 70% against ``greedy``;
+* at least 60% against OpenSpiel's ISMCTS bot given the same time per move
+  (the Python bot, :class:`solvers.interop.openspiel.TimedISMCTSBot`; the
+  C++ ``pyspiel.ISMCTSBot`` crashes on Python-defined games).
+
+A full match is long (about 30 MCTS decisions a game), so the size is set
+from the environment:
+
+* ``SOLVERS_STRENGTH_GAMES`` games per opponent (default 100 when
+  benchmarks are enabled),
+* ``SOLVERS_STRENGTH_TIME`` seconds per move (default 1),
+* ``SOLVERS_STRENGTH_WORKERS`` processes (default 1: a time budget is only
+  fair when each search has a core to itself).
+
+Under ``--benchmark-disable`` (CI) each match is 2 games at 0.02 s a move
+and only the bookkeeping is checked. With benchmarks enabled the win rate
+(point estimate) is asserted against the target; ``extra_info`` and the
+printed line give the 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from solvers.tournament import run_tournament
+
+TARGETS = {"random": 0.95, "greedy": 0.70, "openspiel": 0.60}
+
+
+def match_size(benchmark) -> tuple[int, float, int, bool]:
+    quick = benchmark.disabled and "SOLVERS_STRENGTH_GAMES" not in os.environ
+    if quick:
+        return 2, 0.02, 1, True
+    games = int(os.environ.get("SOLVERS_STRENGTH_GAMES", "100"))
+    seconds = float(os.environ.get("SOLVERS_STRENGTH_TIME", "1"))
+    workers = int(os.environ.get("SOLVERS_STRENGTH_WORKERS", "1"))
+    return games, seconds, workers, False
+
+
+def strength(benchmark, opponent: str) -> None:
+    games, seconds, workers, quick = match_size(benchmark)
+    ours = f"mcts:time={seconds:g}"
+    theirs = opponent if opponent != "openspiel" else f"openspiel:time={seconds:g}"
+
+    def match():
+        return run_tournament("switchbacks", [ours, theirs], games=games, players=2, seed=2026,
+                              workers=workers)
+
+    result = benchmark.pedantic(match, rounds=1, iterations=1)
+    me, them = result.agents
+    assert me.wins + them.wins == pytest.approx(games)
+    assert me.games == them.games == games
+    if quick:
+        return
+    lo, hi = me.ci95
+    benchmark.extra_info.update({
+        "opponent": theirs, "games": games, "seconds_per_move": seconds, "wins": me.wins,
+        "win_rate": round(me.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+        "shared_wins": result.draws, "mean_score": round(me.mean_score, 3),
+        "opponent_mean_score": round(them.mean_score, 3), "target": TARGETS[opponent],
+    })
+    print(f"\nMCTS {seconds:g} s/move vs {theirs}: {me.wins:g}/{games} = {me.win_rate:.1%} "
+          f"(95% CI {lo:.1%}-{hi:.1%}; {result.draws} shared), mean score {me.mean_score:.2f} "
+          f"vs {them.mean_score:.2f}; target {TARGETS[opponent]:.0%}")
+    assert me.win_rate >= TARGETS[opponent], (
+        f"MCTS wins {me.win_rate:.1%} against {theirs}, below {TARGETS[opponent]:.0%}")
+
+
+def bench_mcts_vs_random(benchmark):
+    strength(benchmark, "random")
+
+
+def bench_mcts_vs_greedy(benchmark):
+    strength(benchmark, "greedy")
+
+
+def bench_mcts_vs_openspiel_ismcts(benchmark):
+    pytest.importorskip("pyspiel")
+    strength(benchmark, "openspiel")

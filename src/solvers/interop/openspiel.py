@@ -1,0 +1,353 @@
+"""Our games as OpenSpiel games, so that OpenSpiel's algorithms and bots run
+on them (needs the optional extra: ``pip install 'solvers[openspiel]'``).
+
+Every game of :func:`solvers.game_names` is registered with
+``pyspiel.register_game`` as ``solvers_<name>`` (``solvers_c2c``,
+``solvers_switchbacks``), a sequential game with explicit chance nodes and
+imperfect information. Its states wrap a state of our Cython kernel (or of
+the pure-Python reference with ``reference=True``)::
+
+    >>> import pyspiel
+    >>> from solvers.interop.openspiel import register_games
+    >>> names = register_games()
+    >>> game = pyspiel.load_game("solvers_switchbacks", {"players": 2})
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node()
+    True
+
+Contract with OpenSpiel:
+
+* actions are our action ids, chance outcomes included (so
+  ``max_chance_outcomes`` is ``num_distinct_actions``);
+* ``information_state_string(p)`` is our ``information_state(p)`` as
+  canonical JSON: what ``p`` knows now (the map, their own tiles or cards,
+  the sizes of everything hidden). It is Markov, not perfect recall: two
+  histories that leave a player knowing the same thing share a string,
+  which is what a search keyed by information states wants;
+* ``resample_from_infostate(p, sampler)`` re-deals everything ``p`` cannot
+  see (our ``resample``), seeded by one draw of OpenSpiel's sampler, so the
+  ISMCTS bots can play the hidden-information games. The history of the
+  resampled state is the original's with the hidden chance outcomes
+  rewritten (OpenSpiel only requires an equal information state);
+* ``returns()`` are ours: win shares with several players (constant sum 1),
+  the solo score (0 for a lost challenge) in a 1-player Coast to Coast game.
+
+Game parameters: ``players`` for every game, ``challenge`` (a card name) and
+``reference`` (bool) where it applies.
+
+Which OpenSpiel bots work: the Python ISMCTS bot
+(``open_spiel.python.algorithms.ismcts.ISMCTSBot``, through our
+``resample_from_infostate``), the Python MCTS bot and every algorithm
+written in Python over the state API. The C++ bots ``pyspiel.MCTSBot`` and
+``pyspiel.ISMCTSBot`` crash (segmentation fault) on *any* Python-defined
+game in open_spiel 2.0.2, OpenSpiel's own ``python_tic_tac_toe``
+included, so they are not offered here. :class:`TimedISMCTSBot` is the
+Python ISMCTS bot with a time budget per move, and the agent kind
+``openspiel`` (registered when this module is imported) puts it in our
+tournaments: ``openspiel:time=1`` or ``openspiel:simulations=500``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import solvers
+from ..agents.base import Agent, register
+from ..errors import SolversError
+from ..rng import SplitMix64, seed_from
+
+PREFIX = "solvers_"
+_REGISTERED: dict[str, str] = {}
+_UTILITY_BOUND = 1000.0
+
+
+def _short(name: str) -> str:
+    return PREFIX + name
+
+
+def _our_game(name: str, params: dict[str, Any]) -> solvers.Game:
+    options: dict[str, Any] = {}
+    players = int(params.get("players", 0)) or None
+    reference = bool(params.get("reference", False))
+    challenge = params.get("challenge", "")
+    if name == "c2c" and challenge:
+        options["challenge"] = challenge
+    return solvers.load_game(name, players=players, reference=reference, **options)
+
+
+def _max_game_length(game: solvers.Game) -> int:
+    core = getattr(game, "core", None)
+    if core is not None and hasattr(core, "max_game_length"):
+        n = core.max_game_length
+        return int(n() if callable(n) else n)
+    if game.name == "switchbacks":
+        return 3 * game.num_tiles
+    return 1000
+
+
+def _game_type(name: str) -> pyspiel.GameType:
+    params: dict[str, Any] = {"players": 2 if name == "switchbacks" else 1, "reference": False}
+    if name == "c2c":
+        params["challenge"] = ""
+    constant = name == "switchbacks"
+    return pyspiel.GameType(
+        short_name=_short(name),
+        long_name=f"solvers {name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.CONSTANT_SUM if constant
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2 if name == "switchbacks" else 1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=params,
+    )
+
+
+class SolversGame(pyspiel.Game):
+    """An OpenSpiel game around one of ours; built by ``pyspiel.load_game``."""
+
+    solvers_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = dict(params or {})
+        self.game = _our_game(self.solvers_name, params)
+        g = self.game
+        n = g.num_players
+        constant = n > 1
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=g.num_distinct_actions(),
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0 if constant else _UTILITY_BOUND,
+            utility_sum=1.0 if constant else None,
+            max_game_length=_max_game_length(g),
+        )
+        super().__init__(_game_type(self.solvers_name), info, params)
+        self._seed = 0
+
+    def new_initial_state(self, seed: int | None = None) -> "SolversState":
+        """A new game; ``seed`` only fixes ``seeded_outcome`` (OpenSpiel
+        samples chance itself)."""
+        if seed is None:
+            seed = self._seed
+            self._seed += 1
+        return SolversState(self, self.game.new_initial_state(seed=seed))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "InfoObserver":
+        return InfoObserver(iig_obs_type)
+
+
+class _Holder:
+    """Holds one of our states so that ``copy.deepcopy`` (how OpenSpiel
+    clones a Python state) uses our ``clone()``, a memcpy for the kernels."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: solvers.State):
+        self.state = state
+
+    def __deepcopy__(self, memo: dict) -> "_Holder":
+        return _Holder(self.state.clone())
+
+
+class SolversState(pyspiel.State):
+    """An OpenSpiel state holding one of our states (``inner``)."""
+
+    def __init__(self, game: SolversGame, inner: solvers.State):
+        super().__init__(game)
+        self._held = _Holder(inner)
+
+    @property
+    def inner(self) -> solvers.State:
+        return self._held.state
+
+    @inner.setter
+    def inner(self, state: solvers.State) -> None:
+        self._held = _Holder(state)
+
+    # The OpenSpiel state API.
+    def current_player(self) -> int:
+        p = self.inner.current_player()
+        if p == solvers.CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if p == solvers.TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.inner.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.inner.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.inner.action_to_string(int(action)) if not self.inner.is_terminal() else str(action)
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self.inner.returns()]
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "SolversState":
+        """A state with everything ``player_id`` cannot see dealt afresh."""
+        draw = float(probability_sampler())
+        rng = SplitMix64(int(draw * (1 << 53)))
+        twin = self.clone()
+        inner = self.inner
+        if hasattr(inner, "resample"):
+            twin.inner = inner.resample(int(player_id), rng)
+        return twin
+
+
+class InfoObserver:
+    """Strings for ``information_state_string`` and ``observation_string``:
+    our ``information_state(player)`` as canonical JSON."""
+
+    def __init__(self, iig_obs_type: Any = None):
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: SolversState, player: int) -> None:
+        pass
+
+    def string_from(self, state: SolversState, player: int) -> str:
+        return json.dumps(state.inner.information_state(player), sort_keys=True, separators=(",", ":"))
+
+
+def register_games() -> list[str]:
+    """Register every game of the library with OpenSpiel (once); the
+    OpenSpiel short names."""
+    for name in solvers.game_names():
+        if name in _REGISTERED:
+            continue
+        short = _short(name)
+        cls = type(f"Solvers_{name}_Game", (SolversGame,), {"solvers_name": name})
+        if short not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(name), cls)
+        _REGISTERED[name] = short
+    return [_REGISTERED[n] for n in solvers.game_names()]
+
+
+def load_openspiel_game(name: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` for one of our games by our short name.
+
+    >>> game = load_openspiel_game("switchbacks", players=2)
+    >>> game.num_players(), game.num_distinct_actions()
+    (2, 1409)
+    """
+    register_games()
+    key = solvers.canonical_game_name(name)
+    return pyspiel.load_game(_short(key), params)
+
+
+# ----------------------------------------------------------------- bots
+def _ismcts_module() -> Any:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    return ismcts, mcts
+
+
+class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):
+    """OpenSpiel's Python ISMCTS bot, searching for ``seconds`` per move
+    (or ``max_simulations`` simulations when ``seconds`` is None).
+
+    The search loop is the bot's own (root resampling, ``run_simulation``,
+    the final policy); only its stopping rule is ours.
+    """
+
+    def __init__(self, game: pyspiel.Game, evaluator: Any, uct_c: float, max_simulations: int,
+                 seconds: float | None = None, **kwargs: Any):
+        super().__init__(game, evaluator, uct_c, max_simulations, **kwargs)
+        self.seconds = seconds
+        self.simulations = 0          # in the last search
+
+    def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        import time
+
+        if self.seconds is None:
+            self.simulations = self._max_simulations
+            return super().run_search(state)
+        self.reset()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while done == 0 or time.perf_counter() < deadline:
+            self.run_simulation(self.sample_root_state(state))
+            done += 1
+        self.simulations = done
+        return self.get_final_policy(state, self._root_node)
+
+
+def ismcts_bot(game: pyspiel.Game, seconds: float | None = 1.0, simulations: int = 1000,
+               c: float = 1.4, seed: int | None = 0) -> TimedISMCTSBot:
+    """OpenSpiel's ISMCTS bot (random rollouts, most-visited move) for one
+    of our registered games, seeded."""
+    ismcts, mcts = _ismcts_module()
+    rs = np.random.RandomState(seed_from(seed) % (1 << 32))
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    return TimedISMCTSBot(game, evaluator, c, simulations, seconds=seconds, random_state=rs,
+                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+
+
+@register("openspiel")
+class OpenSpielISMCTSAgent(Agent):
+    """OpenSpiel's (Python) ISMCTS bot as one of our agents, for tournaments
+    and benchmarks. Options: ``time`` (seconds per move, default 1) or
+    ``simulations``, ``c`` (default 1.4), ``seed``."""
+
+    options = ("seed", "time", "simulations", "c")
+
+    def __init__(self, game: solvers.Game, seed: int | None = None, time: float | None = None,
+                 simulations: int | None = None, c: float = 1.4):
+        super().__init__(game, seed)
+        if time is None and simulations is None:
+            time = 1.0
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time < 0):
+            raise SolversError(f"time must be a number of seconds >= 0, not {time!r}")
+        if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
+                                        or simulations < 1):
+            raise SolversError(f"simulations must be a whole number >= 1, not {simulations!r}")
+        register_games()
+        params: dict[str, Any] = {"players": game.num_players, "reference": bool(game.reference)}
+        challenge = getattr(game, "challenge", None)
+        if isinstance(challenge, str) and challenge:
+            params["challenge"] = challenge
+        self.os_game = pyspiel.load_game(_short(game.name), params)
+        self.bot = ismcts_bot(self.os_game, seconds=time, simulations=simulations or 1000, c=c,
+                              seed=self.rng.next())
+
+    def _wrap(self, state: solvers.State) -> SolversState:
+        return SolversState(self.os_game, state.clone())
+
+    def step(self, state: solvers.State) -> int:
+        self._check(state)
+        return int(self.bot.step(self._wrap(state)))
+
+    def analyse(self, state: solvers.State) -> list[dict[str, Any]]:
+        """The bot's final policy, most likely first (``value`` is the
+        probability, ``visits`` 0)."""
+        self._check(state)
+        policy = self.bot.get_policy(self._wrap(state))
+        policy = sorted(policy, key=lambda t: (-t[1], t[0]))
+        return [self._row(state, int(a), p) for a, p in policy]

@@ -1,0 +1,122 @@
+"""Tournaments: the agent-list rule, seat rotation, the JSON contract of
+`solve tournament`, and bad input."""
+
+import json
+
+import pytest
+
+import solvers
+from solvers.cli.main import main
+from solvers.errors import SolversError
+from solvers.stats import wilson_interval
+from solvers.tournament import plan_games, run_tournament, split_agent_list
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("text,specs", [
+    ("mcts:time=1,greedy", ["mcts:time=1", "greedy"]),
+    ("mcts:time=1,c=2,greedy", ["mcts:time=1,c=2", "greedy"]),
+    ("random, mcts:iterations=9,rollout=random ,mcts", ["random", "mcts:iterations=9,rollout=random", "mcts"]),
+    ("mcts,iterations=5,random", ["mcts:iterations=5", "random"]),
+])
+def test_agent_list_rule(text, specs):
+    assert split_agent_list(text) == specs
+
+
+def test_agent_list_cannot_start_with_an_option():
+    with pytest.raises(SolversError, match="before any agent"):
+        split_agent_list("time=1,mcts")
+
+
+def test_seats_rotate_and_blocks_share_a_deal():
+    jobs = plan_games("switchbacks", 3, ["a", "b", "c"], games=6, seed=2)
+    assert [j.seating for j in jobs[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len({j.deal_seed for j in jobs[:3]}) == 1
+    assert jobs[3].deal_seed != jobs[0].deal_seed
+    # Every agent plays every seat equally often.
+    for agent in range(3):
+        seats = [j.seating.index(agent) for j in jobs]
+        assert sorted(seats) == [0, 0, 1, 1, 2, 2]
+
+
+def test_solo_games_give_every_agent_the_same_deals():
+    jobs = plan_games("c2c", 1, ["greedy", "random"], games=3, seed=4)
+    assert len(jobs) == 6
+    assert [j.deal_seed for j in jobs[0::2]] == [j.deal_seed for j in jobs[1::2]]
+
+
+def test_wins_add_up_and_replay_from_the_seed():
+    a = run_tournament("switchbacks", "mcts:iterations=60,random", games=4, seed=3)
+    b = run_tournament("switchbacks", ["mcts:iterations=60", "random"], games=4, seed=3, workers=2)
+    assert a.to_json()["agents"] == b.to_json()["agents"]
+    assert sum(x.wins for x in a.agents) == pytest.approx(4.0)
+    for x in a.agents:
+        assert x.games == 4
+        assert x.ci95 == pytest.approx(wilson_interval(x.wins, 4))
+        assert x.score_ci95[0] <= x.mean_score <= x.score_ci95[1]
+
+
+def test_fewer_agents_than_seats():
+    r = run_tournament("switchbacks", ["greedy", "random"], games=2, players=3, seed=1)
+    assert r.players == 3 and sum(x.wins for x in r.agents) == pytest.approx(2.0)
+    assert [sum(x.seat_games) for x in r.agents] == [3, 3]
+
+
+def test_cli_json_contract(capsys):
+    code, out, err = run(capsys, "tournament", "switchbacks", "--agents", "mcts:iterations=50,c=2,greedy",
+                         "--games", "3", "--seed", "5", "--workers", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["game"] == "switchbacks" and data["games"] == 3
+    assert [a["spec"] for a in data["agents"]] == ["mcts:iterations=50,c=2", "greedy"]
+    for a in data["agents"]:
+        assert set(a) >= {"spec", "wins", "win_rate", "ci95", "mean_score"}
+        assert a["win_rate"] == pytest.approx(a["wins"] / 3)
+        lo, hi = a["ci95"]
+        assert 0.0 <= lo <= a["win_rate"] <= hi <= 1.0
+        assert (a["wins"] * 2) == int(a["wins"] * 2)        # halves for shared wins
+    assert sum(a["wins"] for a in data["agents"]) == pytest.approx(3.0)
+
+
+def test_cli_solo_c2c(capsys):
+    code, out, err = run(capsys, "tournament", "c2c", "--agent", "greedy", "--agent", "random",
+                         "--games", "2", "--challenge", "The Alamo", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["players"] == 1
+    for a in data["agents"]:
+        assert a["games"] == 2 and a["mean_score"] >= 0
+
+
+def test_cli_table(capsys):
+    code, out, _ = run(capsys, "tournament", "switchbacks", "--agents", "greedy,random", "--games", "2")
+    assert code == 0
+    assert "win rate" in out and "greedy" in out and "random" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["tournament", "chess", "--agents", "greedy,random"], "unknown game"),
+    (["tournament", "switchbacks", "--agents", "greedy,randon"], "random"),
+    (["tournament", "switchbacks", "--agents", "greedy"], "2 to 2 agents"),
+    (["tournament", "switchbacks", "--agents", "mcts:speed=3,greedy"], "unknown option"),
+    (["tournament", "switchbacks", "--agents", "greedy,random", "--players", "5"], "5"),
+    (["tournament", "switchbacks"], "give the agents"),
+    (["tournament", "switchbacks", "--agents", "greedy,random", "--challenge", "The Alamo"], "c2c"),
+])
+def test_cli_bad_input_is_one_line(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1 and needle in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_every_game_in_the_library_can_hold_a_tournament():
+    for name in solvers.game_names():
+        r = run_tournament(name, ["random", "greedy"], games=2, seed=0)
+        assert r.game == name and all(a.games == 2 for a in r.agents)
