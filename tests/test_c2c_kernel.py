@@ -271,6 +271,7 @@ class GameDefC(ctypes.Structure):
         ("determinize", _F(None, _P, _P, _I, ctypes.POINTER(_U))),
         ("action_observation", _F(_I, _P, _P, _I, _I)),
         ("hash", _F(_U, _P, _P)),
+        ("rollout_action", _F(_I, _P, _P, ctypes.POINTER(_U))),
     ]
 
 
@@ -325,6 +326,8 @@ def test_c_functions_play_the_same_game(players, challenge):
                 assert a in state.legal_actions()
             else:
                 a = rng.choice(state.legal_actions())
+                seed64 = _U(seed + len(state.history))
+                assert g.rollout_action(g.params, buf, ctypes.byref(seed64)) in state.legal_actions()
             g.apply_action(g.params, buf, a)
             state.apply_action(a)
             assert buf.raw == state._raw()

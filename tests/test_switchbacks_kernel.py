@@ -259,6 +259,7 @@ class GameDef(ctypes.Structure):
         ("determinize", CFUNCTYPE(None, VP, VP, c_int, POINTER(c_uint64))),
         ("action_observation", CFUNCTYPE(c_int, VP, VP, c_int, c_int)),
         ("hash", CFUNCTYPE(c_uint64, VP, VP)),
+        ("rollout_action", CFUNCTYPE(c_int, VP, VP, POINTER(c_uint64))),
     ]
 
 
@@ -294,6 +295,8 @@ def test_gamedef_plays_like_the_reference(players):
             n = gd.legal_actions(gd.params, st, out)
             assert n <= gd.max_actions and list(out[:n]) == ref.legal_actions()
             assert gd.hash(gd.params, st) == ker.hash()
+            if player >= 0:
+                assert gd.rollout_action(gd.params, st, ctypes.byref(rng)) in ref.legal_actions()
             if ref.is_terminal():
                 break
             if player == CHANCE:
@@ -355,3 +358,20 @@ def test_resample_depends_only_on_what_the_player_sees(reference):
             tested += fields(twin) != fields(state)
             assert fields(twin.resample(p, seed=7)) == fields(state.resample(p, seed=7))
     assert tested > 0
+
+
+def test_playout_policy_is_uniform_over_the_legal_moves():
+    game = SwitchbacksKernel(2)
+    gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
+    state = game.new_initial_state(seed=3)
+    state.apply_seeded_chance()
+    st = capsule_pointer(state._state_capsule(), b"solvers.State")
+    legal = state.legal_actions()
+    rng = c_uint64(5)
+    draws = 200 * len(legal)
+    counts = {}
+    for _ in range(draws):
+        a = gd.rollout_action(gd.params, st, ctypes.byref(rng))
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) == set(legal)
+    assert all(100 < c < 300 for c in counts.values())

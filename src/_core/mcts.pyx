@@ -253,7 +253,8 @@ cdef class Search:
         cdef int nda = g.num_distinct_actions
         cdef int depth = 0, p, n, i, k, a, key, n_unexp, n_pick, plies
         cdef int32_t node = 0, child, best
-        cdef double ucb, best_ucb
+        cdef double ucb, best_ucb, log_avail
+        cdef int64_t last_avail
         cdef double ret[MCTS_MAX_PLAYERS]
         cdef Node *ch
         cdef int64_t stamp
@@ -323,12 +324,17 @@ cdef class Search:
             # Every available child has statistics: UCB on availability.
             best = -1
             best_ucb = -1e300
+            last_avail = -1
+            log_avail = 0.0
             child = self.nodes[node].first_child
             while child >= 0:
                 ch = &self.nodes[child]
                 if self.mark[key_index(ch.key, nda)] == stamp and ch.visits > 0:
+                    if ch.avail != last_avail:      # siblings mostly share it
+                        last_avail = ch.avail
+                        log_avail = log(<double> ch.avail)
                     ucb = (ch.value[p] / ch.visits
-                           + self.c * sqrt(log(<double> ch.avail) / ch.visits))
+                           + self.c * sqrt(log_avail / ch.visits))
                     if ucb > best_ucb:
                         best_ucb = ucb
                         best = child

@@ -343,6 +343,33 @@ cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng
         k += 1
 
 
+cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
+    """The index of the k-th set bit of m (k from 0)."""
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return ctz64(m)
+
+
+cdef int sb_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """``GameDef.rollout_action``: a uniformly random legal move, drawn without
+    listing the moves (explore = a random tile of the hand on a random empty
+    hex, which is uniform over the tile x hex pairs that ``legal_actions``
+    lists), so playouts are cheap."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef uint64_t hand, empty
+    cdef int opts[4]
+    cdef int n
+    if s.step == SB_EXPLORE:
+        hand = s.hand[s.player]
+        empty = p.all_hexes & ~s.explored
+        return (nth_bit(hand, rng_below(rng, popcount64(hand))) * p.num_hexes
+                + nth_bit(empty, rng_below(rng, popcount64(empty))))
+    n = hike_options(p, s, opts)
+    return opts[rng_below(rng, n) if n > 1 else 0]
+
+
 cdef int sb_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:
     """A tile dealt or drawn into another player's hand or set-aside pile is hidden."""
     cdef const SbParams *p = <const SbParams *>params
@@ -473,6 +500,7 @@ cdef class SwitchbacksCore:
         g.determinize = sb_determinize
         g.action_observation = sb_action_observation
         g.hash = sb_hash
+        g.rollout_action = sb_rollout_action
 
     def __dealloc__(self):
         free(self.params)
