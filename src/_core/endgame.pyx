@@ -27,12 +27,11 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
     [0.5, 0.5]
 """
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
 
-from game_api cimport GameDef, GAME_CHANCE, GAME_TERMINAL
+from game_api cimport GameDef, GAME_CHANCE, GAME_TERMINAL, gamedef_from, state_from
 
 from solvers.errors import SolversError
 
@@ -55,18 +54,6 @@ cdef struct Entry:
 DEFAULT_MAX_NODES = 50_000_000
 ENTRY_BYTES = sizeof(Entry)
 """Bytes of one transposition-table entry."""
-
-
-cdef const GameDef *gamedef_from(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"solvers.GameDef"):
-        raise SolversError("expected a 'solvers.GameDef' capsule (game._gamedef_capsule())")
-    return <const GameDef *> PyCapsule_GetPointer(capsule, b"solvers.GameDef")
-
-
-cdef void *state_from(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"solvers.State"):
-        raise SolversError("expected a 'solvers.State' capsule (state._state_capsule())")
-    return PyCapsule_GetPointer(capsule, b"solvers.State")
 
 
 cdef class Solver:

@@ -1,4 +1,6 @@
-# Cython view of game_api.h and rng.h: declarations only, no runtime import.
+# Cython view of game_api.h and rng.h: declarations (and two inline helpers),
+# no runtime import.
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint64_t, int8_t
 
 cdef extern from "game_api.h" nogil:
@@ -41,3 +43,19 @@ cdef extern from *:
     """
     const char *SOLVERS_GAMEDEF_CAPSULE
     const char *SOLVERS_STATE_CAPSULE
+
+
+cdef inline const GameDef *gamedef_from(object capsule) except NULL:
+    """The GameDef behind a game's ``_gamedef_capsule()``."""
+    if not PyCapsule_IsValid(capsule, b"solvers.GameDef"):
+        from solvers.errors import SolversError
+        raise SolversError("expected a 'solvers.GameDef' capsule (game._gamedef_capsule())")
+    return <const GameDef *> PyCapsule_GetPointer(capsule, b"solvers.GameDef")
+
+
+cdef inline void *state_from(object capsule) except NULL:
+    """The state struct behind a state's ``_state_capsule()``."""
+    if not PyCapsule_IsValid(capsule, b"solvers.State"):
+        from solvers.errors import SolversError
+        raise SolversError("expected a 'solvers.State' capsule (state._state_capsule())")
+    return PyCapsule_GetPointer(capsule, b"solvers.State")

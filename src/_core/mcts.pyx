@@ -41,7 +41,6 @@ A search can be stopped from another thread (``stop()``) and still returns
 its best move so far; ``run`` may be called again to search on.
 """
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
@@ -49,7 +48,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-                       splitmix64_next, rng_below)
+                       splitmix64_next, rng_below, gamedef_from, state_from)
 
 cdef extern from *:
     """
@@ -72,18 +71,6 @@ cdef double now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef const GameDef *gamedef_from(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"solvers.GameDef"):
-        raise SolversError("expected a 'solvers.GameDef' capsule (game._gamedef_capsule())")
-    return <const GameDef *> PyCapsule_GetPointer(capsule, b"solvers.GameDef")
-
-
-cdef void *state_from(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"solvers.State"):
-        raise SolversError("expected a 'solvers.State' capsule (state._state_capsule())")
-    return PyCapsule_GetPointer(capsule, b"solvers.State")
 
 
 cdef inline int key_index(int key, int nda) noexcept nogil:
