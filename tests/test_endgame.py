@@ -290,3 +290,67 @@ def test_c2c_kernel_solo_last_round_equals_naive_on_the_reference(seed):
 def test_c2c_kernel_two_players_last_turn_equals_naive(seed):
     ref, ker = c2c_last_round(2, seed, 1)
     assert_vec(solve_endgame(ker).value, naive(ref, True))
+
+
+def _near_end_switchbacks(left, seed):
+    """A 2-player Switchbacks game played randomly until ``left`` tiles remain."""
+    import solvers
+    from solvers.rng import SplitMix64
+
+    game = solvers.load_game("switchbacks", players=2)
+    state = game.new_initial_state(seed=seed)
+    rng = SplitMix64(seed)
+    while sum(len(h) for h in state.hands) + len(state.stack()) > left or state.is_chance_node():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+    return state
+
+
+def test_star1_chance_pruning_gives_the_same_values():
+    from solvers._core import endgame as ce
+
+    seen = set()
+    for seed in range(12):
+        state = _near_end_switchbacks(5 + seed % 2, seed)
+        game = state.game
+        plain = ce.Solver(game._gamedef_capsule(), owner=game)
+        star = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 1.0))
+        a = plain.solve(state._state_capsule(), per_action=True)
+        b = star.solve(state._state_capsule(), per_action=True)
+        assert a["value"] == pytest.approx(b["value"])
+        assert [x[0] for x in a["action_values"]] == [x[0] for x in b["action_values"]]
+        for (_, va), (_, vb) in zip(a["action_values"], b["action_values"]):
+            assert va == pytest.approx(vb)
+            seen.add(round(va[0], 6))
+        assert star.nodes <= plain.nodes
+    assert len(seen) >= 3      # the positions are not all dead draws
+
+
+def test_return_bounds_are_checked():
+    from solvers._core import endgame as ce
+    import solvers
+
+    game = solvers.load_game("switchbacks", players=2)
+    with pytest.raises(solvers.SolversError):
+        ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(1.0, 0.0))
+
+
+@pytest.mark.parametrize("make", [lambda: Pig(players=2, target=7, die=3, max_turns=3)])
+def test_star1_equals_naive_search_on_a_chance_game(make):
+    from solvers._core import endgame as ce
+
+    game = make()
+    chance_roots = 0
+    for state in random_positions(game, 60, 4, seed=21):
+        solver = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 1.0))
+        r = solver.solve(state._state_capsule(), per_action=True)
+        assert_vec(r["value"], naive(state, True))
+        chance_roots += state.is_chance_node()
+        for a, vec in r.get("action_values") or []:
+            child = state.clone()
+            child.apply_action(a)
+            assert_vec(vec, naive(child, True))
+    assert chance_roots > 0

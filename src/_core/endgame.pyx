@@ -13,8 +13,12 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
   player to move picks the child whose value vector is best for itself;
   one player is plain expectimax. Ties go to the first action searched.
 * **Chance nodes**: the probability-weighted mean of the children's vectors
-  (expectimax, Michie 1966); children of a chance node are searched with a
-  full window, so every chance node's value is exact (no *-minimax pruning).
+  (expectimax, Michie 1966). With two players and ``return_bounds=(low,
+  high)`` (every seat's return lies in that range, e.g. (0, 1) for win
+  shares), chance nodes are pruned with Star1 (Ballard, "The *-minimax
+  search procedure for trees containing chance nodes", AIJ 21, 1983);
+  without bounds their children are searched with a full window, so every
+  chance node's value is exact.
 * **Transposition table** keyed by ``GameDef.hash`` (replace-always, the full
   64-bit key stored), with exact/lower/upper flags and the best action, used
   for move ordering.
@@ -80,9 +84,11 @@ cdef class Solver:
     cdef readonly int64_t nodes
     cdef bint aborted
     cdef bint overlong
+    cdef bint star                      # Star1 pruning at chance nodes
+    cdef double lo, hi                  # bounds of the searched scalar
 
     def __cinit__(self, gamedef, *, str mode="auto", int tt_bits=22,
-                  max_nodes=DEFAULT_MAX_NODES, owner=None):
+                  max_nodes=DEFAULT_MAX_NODES, owner=None, return_bounds=None):
         self.states = NULL
         self.actions = NULL
         self.probs = NULL
@@ -104,6 +110,13 @@ cdef class Solver:
         self.owner = owner
         self.nplayers = g.num_players
         self.alphabeta = g.num_players == 2 and mode != "maxn"
+        self.star = False
+        if return_bounds is not None:
+            rlo, rhi = (float(x) for x in return_bounds)
+            if not rlo < rhi:
+                raise SolversError(f"return_bounds must be (low, high) with low < high, not {return_bounds!r}")
+            if self.alphabeta:          # the scalar is returns[0] - returns[1]
+                self.star, self.lo, self.hi = True, rlo - rhi, rhi - rlo
         cdef int levels = g.max_game_length + 2
         self.states = <char *> malloc(g.state_size * levels)
         self.actions = <int *> malloc(sizeof(int) * (g.max_actions + 1) * levels)
@@ -209,6 +222,8 @@ cdef class Solver:
             return 0.0
         if p == GAME_CHANCE:
             n = g.chance_outcomes(params, st, acts, probs)
+            if self.star:
+                return self.chance_star1(depth, n, acts, probs, h, alpha, beta, out)
             for i in range(n):
                 memcpy(child, st, g.state_size)
                 g.apply_action(params, child, acts[i])
@@ -266,6 +281,44 @@ cdef class Solver:
         if not self.aborted:
             self.store(h, best, out, best_a, flag)
         return best
+
+    cdef double chance_star1(self, int depth, int n, const int *acts, const double *probs,
+                             uint64_t h, double alpha, double beta, double *out) noexcept nogil:
+        """A chance node searched with Ballard's Star1 (1983): with the scalar
+        known to lie in [lo, hi], each outcome gets the window that could
+        still move the mean across (alpha, beta), and the node fails low or
+        high as soon as the outcomes searched decide it."""
+        cdef const GameDef *g = self.g
+        cdef char *st = self.states + depth * g.state_size
+        cdef char *child = st + g.state_size
+        cdef double cv[EG_MAX_PLAYERS]
+        cdef double done = 0.0, rest = 1.0, a_i, b_i, v, bound
+        cdef int i, k
+        for i in range(n):
+            rest -= probs[i]
+            if rest < 0.0:
+                rest = 0.0
+            a_i = (alpha - done - self.hi * rest) / probs[i]
+            b_i = (beta - done - self.lo * rest) / probs[i]
+            memcpy(child, st, g.state_size)
+            g.apply_action(g.params, child, acts[i])
+            v = self.value(depth + 1, a_i if a_i > self.lo else self.lo - 1.0,
+                           b_i if b_i < self.hi else self.hi + 1.0, cv)
+            if self.aborted:
+                return 0.0
+            if v <= a_i:            # the mean cannot rise above alpha
+                bound = done + probs[i] * v + self.hi * rest
+                self.store(h, bound, out, -1, FLAG_UPPER)
+                return bound
+            if v >= b_i:            # the mean cannot fall below beta
+                bound = done + probs[i] * v + self.lo * rest
+                self.store(h, bound, out, -1, FLAG_LOWER)
+                return bound
+            done += probs[i] * v
+            for k in range(self.nplayers):
+                out[k] += probs[i] * cv[k]
+        self.store(h, done, out, -1, FLAG_EXACT)
+        return done
 
     cdef raise_if_aborted(self):
         if self.overlong:
@@ -381,10 +434,10 @@ cdef class Solver:
 
 
 def solve(gamedef, state, *, str mode="auto", int tt_bits=22, max_nodes=DEFAULT_MAX_NODES,
-          bint per_action=False, bint line=True, owner=None) -> dict:
+          bint per_action=False, bint line=True, owner=None, return_bounds=None) -> dict:
     """One-shot :meth:`Solver.solve`."""
-    return Solver(gamedef, mode=mode, tt_bits=tt_bits, max_nodes=max_nodes,
-                  owner=owner).solve(state, per_action=per_action, line=line)
+    return Solver(gamedef, mode=mode, tt_bits=tt_bits, max_nodes=max_nodes, owner=owner,
+                  return_bounds=return_bounds).solve(state, per_action=per_action, line=line)
 
 
 def expected_endgame(gamedef, state, int player, int samples=16, seed=0, *, str mode="auto",

@@ -175,8 +175,12 @@ def _backend(state: State, backend: str) -> str:
 def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
     from .._core import endgame as _cend
 
+    # A game whose every return lies in a known range (win shares: 0..1)
+    # says so with ``return_bounds``; two-player searches then prune at
+    # chance nodes too (Star1).
     return _cend.Solver(state.game._gamedef_capsule(), mode=mode, tt_bits=tt_bits,
-                        max_nodes=max_nodes, owner=state.game)
+                        max_nodes=max_nodes, owner=state.game,
+                        return_bounds=getattr(state.game, "return_bounds", None))
 
 
 def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False, line: bool = True,

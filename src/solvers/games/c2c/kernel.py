@@ -57,6 +57,12 @@ class CoastToCoastKernel(Game):
     name = "c2c"
     reference = False
 
+    @property
+    def return_bounds(self) -> tuple[float, float] | None:
+        """The range of every seat's ``GameDef.returns`` (win shares with
+        several players), used to prune chance nodes in endgame search."""
+        return (0.0, 1.0) if self.num_players > 1 else None
+
     def __init__(self, players: int = 1, challenge: str | int | None = None,
                  map: CoastMap | str | None = None):
         ref = CoastToCoast(players=players, challenge=challenge, map=map)  # checks the options

@@ -34,6 +34,7 @@ class SwitchbacksKernel(Game):
 
     name = "switchbacks"
     reference = False
+    return_bounds = (0.0, 1.0)     # GameDef.returns are win shares
 
     def __init__(self, players: int = 2, map: SwitchbacksMap | str | None = None):
         rules = Switchbacks(players=players, map=map)  # validates the options
