@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -40,3 +41,45 @@ def progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
 
 def percent(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str,
+             value_label: str = "value",
+             commands: Mapping[str, Callable[[], int | None]] | None = None) -> int | None:
+    """Prompt until the player names a legal move; None when they quit.
+
+    Understood everywhere: ``quit``/``exit``/``q`` (or end of input),
+    ``hint``/``?`` (the AI's three best moves), a move's number in
+    ``state.legal_actions()``; any other word in ``commands`` runs it (an
+    action it returns is played, None asks again); anything else goes to
+    ``parse``, whose SolversError is shown with ``help_line``.
+    """
+    from solvers.errors import SolversError
+
+    legal = state.legal_actions()
+    while True:
+        try:
+            text = click.prompt("Your move", default="", show_default=False).strip()
+        except (click.exceptions.Abort, EOFError):
+            return None
+        if not text:
+            continue
+        low = text.lower()
+        if low in ("quit", "exit", "q"):
+            return None
+        if low in ("hint", "?"):
+            for row in ai.analyse(state)[:3]:
+                out.print(f"  AI suggests: {row['move']}  ({value_label} {row['value']:.3f}, "
+                          f"{row['visits']} visits)")
+            continue
+        if commands and low in commands:
+            action = commands[low]()
+            if action is not None:
+                return action
+            continue
+        if low.isdigit() and 1 <= int(low) <= len(legal):
+            return legal[int(low) - 1]
+        try:
+            return parse(text)
+        except SolversError as e:
+            out.print(f"  {e}. {help_line}")

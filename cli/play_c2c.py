@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 import solvers
-from solvers.errors import SolversError
 
-from .common import out
+from .common import ask_move, out
 from .render_c2c import draw_sheet
 
 HELP_LINE = ("Type a move's number or its words (e.g. 'cross Hollywood', "
@@ -97,31 +96,12 @@ def _show(state, m, required) -> None:
 
 
 def _ask(state, ai):
-    legal = state.legal_actions()
-    moves = [state.action_to_string(a) for a in legal]
-    for i, mv in enumerate(moves, start=1):
-        out.print(f"  {i:>3}. {mv}")
-    while True:
-        try:
-            text = click.prompt("Your move", default="", show_default=False).strip()
-        except (click.exceptions.Abort, EOFError):
-            return None
-        if not text:
-            continue
-        low = text.lower()
-        if low in ("quit", "exit", "q"):
-            return None
-        if low in ("hint", "?"):
-            for row in ai.analyse(state)[:3]:
-                out.print(f"  AI suggests: {row['move']}  (value {row['value']:.3f}, {row['visits']} visits)")
-            continue
-        if low == "map":
-            for i, mv in enumerate(moves, start=1):
-                out.print(f"  {i:>3}. {mv}")
-            continue
-        if low.isdigit() and 1 <= int(low) <= len(legal):
-            return legal[int(low) - 1]
-        try:
-            return state.string_to_action(text)
-        except SolversError as e:
-            out.print(f"  {e}. {HELP_LINE}")
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+
+    def list_moves() -> None:
+        for i, mv in enumerate(moves, start=1):
+            out.print(f"  {i:>3}. {mv}")
+
+    list_moves()
+    return ask_move(state, ai, state.string_to_action, help_line=HELP_LINE,
+                    commands={"map": list_moves, "moves": list_moves})

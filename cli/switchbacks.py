@@ -10,7 +10,7 @@ import click
 import solvers
 from solvers.errors import SolversError
 
-from .common import out, print_json
+from .common import ask_move, out, print_json
 from .render_switchbacks import SEAT_LETTERS, describe_player, draw_map, legend
 
 HELP_LINE = ("Explore with 'TILE HEX' (e.g. '12 5' or 'explore 12 on hex 5'); then pick a "
@@ -147,36 +147,16 @@ def _ask(state: Any, ai: Any, color: bool) -> int | None:
     moves = [state.action_to_string(a) for a in legal]
     if state.step == "hike":
         out.print("  Buddy up or hike: " + "  ".join(f"{i}. {m}" for i, m in enumerate(moves, 1)))
-    while True:
-        try:
-            text = click.prompt("Your move", default="", show_default=False).strip()
-        except (click.exceptions.Abort, EOFError):
-            return None
-        if not text:
-            continue
-        low = text.lower()
-        if low in ("quit", "exit", "q"):
-            return None
-        if low in ("hint", "?"):
-            for row in ai.analyse(state)[:3]:
-                out.print(f"  AI suggests: {row['move']}  (win share {row['value']:.3f}, "
-                          f"{row['visits']} visits)")
-            continue
-        if low == "auto":
-            return ai.step(state)
-        if low == "map":
-            _show(state, color)
-            continue
-        if low == "moves":
-            for i, mv in enumerate(moves, 1):
-                out.print(f"  {i:>3}. {mv}")
-            continue
-        if low.isdigit() and 1 <= int(low) <= len(legal):
-            return legal[int(low) - 1]
-        try:
-            return parse_move(state, text)
-        except SolversError as e:
-            out.print(f"  {e}. {HELP_LINE}")
+
+    def list_moves() -> None:
+        for i, mv in enumerate(moves, 1):
+            out.print(f"  {i:>3}. {mv}")
+
+    return ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
+                    value_label="win share",
+                    commands={"auto": lambda: ai.step(state),
+                              "map": lambda: _show(state, color),
+                              "moves": list_moves})
 
 
 # ---------------------------------------------------------------- analyse

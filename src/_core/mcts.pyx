@@ -233,12 +233,22 @@ cdef class Search:
             n.next_sibling = -1
         return i
 
+    cdef int action_seen_as(self, int key, int n) noexcept nogil:
+        """One of the ``n`` legal actions (in ``actions``/``keys``) that the
+        searcher observes as ``key``, uniformly at random."""
+        cdef int i, n_pick = 0
+        for i in range(n):
+            if self.keys[i] == key:
+                self.pick[n_pick] = self.actions[i]
+                n_pick += 1
+        return self.pick[rng_below(&self.rng, n_pick) if n_pick > 1 else 0]
+
     cdef void iterate(self) noexcept nogil:
         cdef const GameDef *g = self.g
         cdef const void *params = g.params
         cdef void *st = self.scratch
         cdef int nda = g.num_distinct_actions
-        cdef int depth = 0, p, n, i, k, a, key, n_unexp, n_pick, plies
+        cdef int depth = 0, p, n, i, k, a, key, n_unexp, plies
         cdef int32_t node = 0, child, best
         cdef double ucb, best_ucb, log_avail
         cdef int64_t last_avail
@@ -296,12 +306,7 @@ cdef class Search:
                     n_unexp += 1
             if n_unexp > 0 and self.n_nodes < self.max_nodes:
                 key = self.pick[rng_below(&self.rng, n_unexp) if n_unexp > 1 else 0]
-                n_pick = 0
-                for i in range(n):
-                    if self.keys[i] == key:
-                        self.pick[n_pick] = self.actions[i]
-                        n_pick += 1
-                a = self.pick[rng_below(&self.rng, n_pick) if n_pick > 1 else 0]
+                a = self.action_seen_as(key, n)
                 g.apply_action(params, st, a)
                 child = self.new_node(node, key)
                 if child >= 0:
@@ -331,12 +336,7 @@ cdef class Search:
                 g.apply_action(params, st, a)
                 break
             key = self.nodes[best].key
-            n_pick = 0
-            for i in range(n):
-                if self.keys[i] == key:
-                    self.pick[n_pick] = self.actions[i]
-                    n_pick += 1
-            a = self.pick[rng_below(&self.rng, n_pick) if n_pick > 1 else 0]
+            a = self.action_seen_as(key, n)
             g.apply_action(params, st, a)
             self.path[depth] = best
             depth += 1
