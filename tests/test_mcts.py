@@ -243,7 +243,10 @@ def test_node_pool_is_bounded():
                           owner=game)
     r = search.run(iterations=20000)
     assert r["nodes"] == 50 and search.nodes_used == 50
-    assert search.memory_bytes == 50 * cmcts.NODE_BYTES
+    # the node pool holds exactly max_nodes nodes; the edge pool (children
+    # lists, in blocks up to half again as long as their lists) comes on top
+    assert 50 * cmcts.NODE_BYTES < search.memory_bytes <= 50 * (cmcts.NODE_BYTES + 4 * cmcts.EDGE_BYTES)
+    assert search._check_tree() == 50
     assert r["action"] in state.legal_actions() and sum(r["visits"]) == 20000
 
 
@@ -375,3 +378,60 @@ def test_high_card_resample_changes_only_hidden_cards():
     assert any(s.information_state(1) != views[1] for s in samples)
     with pytest.raises(TypeError):
         type(state)()
+
+
+def _games_with_c_tables():
+    import solvers
+    yield solvers.load_game("switchbacks", players=2), 3
+    yield solvers.load_game("switchbacks", players=4), 3
+    yield solvers.load_game("c2c", players=1, challenge="Wrigley Field"), 2
+    yield solvers.load_game("c2c", players=3), 2
+    yield HighCard(players=3), 20
+    yield Pig(players=2, target=30, die=6, max_turns=40), 20
+    yield TicTacToe(), 20
+
+
+def test_public_decisions_flag_is_honest():
+    """A game that says every decision is public (so MCTS skips
+    action_observation at decisions) does show every decision to everyone."""
+    rng = SplitMix64(3)
+    for game, games in _games_with_c_tables():
+        assert cmcts.gamedef_flags(game._gamedef_capsule())["public_decisions"], game
+        for seed in range(games):
+            state = game.new_initial_state(seed=seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                if not state.is_chance_node():
+                    for a in legal:
+                        assert all(state.action_observation(a, q) == a for q in range(game.num_players))
+                state.apply_action(legal[rng.below(len(legal))])
+
+
+@pytest.mark.parametrize("iterations", [1, 500, 60_000])
+def test_tree_links_hold_as_edge_blocks_grow_and_move(iterations):
+    # 60 000 Switchbacks iterations grow some children lists to ~50 entries
+    # through every block size and compact the edge pool on the way.
+    import solvers
+    game = solvers.load_game("switchbacks", players=2)
+    state = game.new_initial_state(seed=1)
+    state.apply_seeded_chance()
+    search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game)
+    r = search.run(iterations=iterations)
+    assert search._check_tree() == search.nodes_used == r["nodes"] <= iterations + 1
+    assert sum(r["visits"]) == iterations
+    assert (search._compactions > 0) == (iterations > 10_000)
+    assert search.memory_bytes >= search.nodes_used * (cmcts.NODE_BYTES + cmcts.EDGE_BYTES)
+    again = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game)
+    assert again.run(iterations=iterations) | {"seconds": 0} == r | {"seconds": 0}
+
+
+def test_playout_hook_is_used_only_for_full_informed_rollouts():
+    import solvers
+    game = solvers.load_game("switchbacks", players=2)
+    assert cmcts.gamedef_flags(game._gamedef_capsule())["playout"]
+    state = game.new_initial_state(seed=1)
+    state.apply_seeded_chance()
+    for kw in ({}, {"informed_rollouts": False}, {"rollout_plies": 4}):
+        r = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=1, owner=game,
+                         **kw).run(iterations=3000)
+        assert r["action"] in state.legal_actions() and sum(r["visits"]) == 3000

@@ -260,6 +260,8 @@ class GameDef(ctypes.Structure):
         ("action_observation", CFUNCTYPE(c_int, VP, VP, c_int, c_int)),
         ("hash", CFUNCTYPE(c_uint64, VP, VP)),
         ("rollout_action", CFUNCTYPE(c_int, VP, VP, POINTER(c_uint64))),
+        ("playout", CFUNCTYPE(None, VP, VP, POINTER(c_uint64))),
+        ("public_decisions", c_int),
     ]
 
 
@@ -375,3 +377,90 @@ def test_playout_policy_is_uniform_over_the_legal_moves():
         counts[a] = counts.get(a, 0) + 1
     assert set(counts) == set(legal)
     assert all(100 < c < 300 for c in counts.values())
+
+
+def hikers_of(state, q):
+    """Seat q's hikers, placed or not (a buddy pair counts two)."""
+    placed = sum(count for owner, count in state.hikers.values() if owner == q)
+    return placed + state.solo[q] + 2 * state.buddies[q]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gamedef_playout_ends_in_a_position_the_rules_allow(players):
+    game = SwitchbacksKernel(players)
+    gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
+    assert gd.public_decisions == 1
+    starts = list(midgame_states(players, seed=20 + players))[::3]
+    # a state in the setup deal and one at a draw are finished first
+    first = game.new_initial_state(seed=5)
+    for _ in range(3):
+        first.apply_action(first.seeded_outcome())
+    starts.append(first)
+    drawing = starts[1].clone()
+    while drawing.step != "draw":
+        drawing.apply_action(drawing.legal_actions()[0])
+    starts.append(drawing)
+    for i, start in enumerate(starts):
+        end = start.clone()
+        gd.playout(gd.params, capsule_pointer(end._state_capsule(), b"solvers.State"),
+                   ctypes.byref(c_uint64(i)))
+        assert end.is_terminal() and end.step == "over" and end.just_explored is None
+        assert all(not hand for hand in end.hands) and end.stack() == []
+        assert sorted(end.order) == list(range(1, game.num_tiles + 1))
+        if start.step == "deal":
+            assert all(len(pile) == game.set_aside_each for pile in end.set_aside)
+        else:
+            assert end.set_aside == start.set_aside
+        aside = set().union(*end.set_aside)
+        assert set(end.board.values()) == set(range(1, game.num_tiles + 1)) - aside
+        assert all(end.board[h] == t for h, t in start.board.items())
+        assert all(end.hikers[h] == v for h, v in start.hikers.items())
+        new_hexes = set(end.board) - set(start.board)
+        if start.step == "hike":                        # its hike is still to come
+            new_hexes.add(start.just_explored)
+        assert set(end.hikers) - set(start.hikers) <= new_hexes
+        for q in range(players):
+            assert hikers_of(end, q) == hikers_of(start, q)
+            assert end.solo[q] >= 0 and end.buddies[q] >= 0
+        ref = Switchbacks(players).new_initial_state(seed=0)
+        for f in FIELDS:
+            setattr(ref, f, getattr(end, f))
+        assert end.scores() == ref.scores() and end.returns() == ref.returns()
+
+
+def test_gamedef_playout_follows_the_move_by_move_policy():
+    """One playout call and the loop over rollout_action / sample_chance play
+    the same policy: mean scores and hikers left agree within sampling error."""
+    game = SwitchbacksKernel(2)
+    gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
+    start = list(midgame_states(2, seed=4))[8]
+    samples = 3000
+    rng = c_uint64(11)
+
+    def summary(end):
+        return end.scores() + [end.solo[0], end.buddies[0], end.solo[1], end.buddies[1]]
+
+    fast, slow = [], []
+    for _ in range(samples):
+        end = start.clone()
+        gd.playout(gd.params, capsule_pointer(end._state_capsule(), b"solvers.State"), ctypes.byref(rng))
+        fast.append(summary(end))
+        end = start.clone()
+        st = capsule_pointer(end._state_capsule(), b"solvers.State")
+        while True:
+            player = gd.current_player(gd.params, st)
+            if player == -4:
+                break
+            if player == CHANCE:
+                action = gd.sample_chance(gd.params, st, ctypes.byref(rng))
+            else:
+                action = gd.rollout_action(gd.params, st, ctypes.byref(rng))
+            gd.apply_action(gd.params, st, action)
+        slow.append(summary(end))
+    for k in range(len(fast[0])):
+        a = [row[k] for row in fast]
+        b = [row[k] for row in slow]
+        mean_a, mean_b = sum(a) / samples, sum(b) / samples
+        var = sum((x - mean_a) ** 2 for x in a) / samples + sum((x - mean_b) ** 2 for x in b) / samples
+        assert abs(mean_a - mean_b) <= 4.5 * (var / samples) ** 0.5 + 1e-9, (k, mean_a, mean_b)
+    assert len({tuple(row) for row in fast}) > 10        # the playouts do vary

@@ -687,6 +687,7 @@ cdef class GameCore:
         g.rollout_action = c2c_rollout_action
         g.determinize = c2c_determinize
         g.action_observation = c2c_action_observation
+        g.public_decisions = 1         # only setup cards are hidden, and they are chance
         g.hash = c2c_hash
 
     @property

@@ -51,6 +51,16 @@ typedef struct GameDef {
        player to move. Game knowledge for search lives here, so MCTS stays
        game-agnostic; it is a policy, not a rule. */
     int (*rollout_action)(const void *params, const void *st, uint64_t *rng);
+    /* optional (NULL: a search loops over rollout_action / sample_chance):
+       play the playout policy from `st` to the end of the game, in place,
+       chance drawn with sample_chance's distribution. The same policy as
+       that loop, done in one call so the kernel can keep its own
+       bookkeeping between moves. */
+    void (*playout)(const void *params, void *st, uint64_t *rng);
+    /* optional (0: unknown): nonzero when every player sees every decision
+       (non-chance) action as itself, i.e. action_observation(st, a, q) == a
+       at every decision node, so a search may skip those calls there. */
+    int public_decisions;
 } GameDef;
 
 #endif

@@ -27,10 +27,13 @@ cdef extern from "game_api.h" nogil:
         int (*action_observation)(const void *params, const void *st, int action, int player) noexcept nogil
         uint64_t (*hash)(const void *params, const void *st) noexcept nogil
         int (*rollout_action)(const void *params, const void *st, uint64_t *rng) noexcept nogil
+        void (*playout)(const void *params, void *st, uint64_t *rng) noexcept nogil
+        int public_decisions
 
 cdef extern from "rng.h" nogil:
     uint64_t splitmix64_next(uint64_t *state)
     int rng_below(uint64_t *state, int n)
+    int rng_below_mul(uint64_t *state, int n)
     double rng_unit(uint64_t *state)
     void rng_shuffle_i8(uint64_t *state, int8_t *items, int n)
 

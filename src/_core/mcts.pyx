@@ -21,12 +21,17 @@ Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
   ``mean + c * sqrt(ln(availability) / visits)``;
 * chance nodes draw with ``sample_chance``.
 
-Rollouts play the game's own playout policy (``GameDef.rollout_action``) or,
-without one, uniformly at random to the end (or ``rollout_plies`` actions,
-after which ``GameDef.returns`` of that state is used). The loop runs without
-the GIL over the function table and a preallocated, growing pool of plain C
-nodes (:data:`NODE_BYTES` bytes each; one new node per iteration at most), so
-a million iterations take well under 100 MB.
+Rollouts play the game's own playout policy (``GameDef.rollout_action``,
+or all at once through ``GameDef.playout`` when the game has it) or, without
+one, uniformly at random to the end (or ``rollout_plies`` actions, after
+which ``GameDef.returns`` of that state is used). A game that declares its
+decisions public (``GameDef.public_decisions``) is spared the
+``action_observation`` calls at decision nodes. The loop runs without the
+GIL over the function table and two growing pools of plain C structs: nodes
+(:data:`NODE_BYTES` bytes each; one new node per iteration at most; a node
+never moves) and edges (:data:`EDGE_BYTES` bytes each; the children of a
+node sit side by side, so a visit scans them in consecutive memory), so a
+million iterations take well under 100 MB.
 
     >>> from solvers._core.toygames import TicTacToe
     >>> game = TicTacToe()
@@ -59,12 +64,27 @@ cdef extern from *:
     void mcts_write_flag(int *p, int v) nogil
 
 from solvers.errors import SolversError
-from mcts_tree cimport Node, MCTS_MAX_PLAYERS
+from mcts_tree cimport Node, Edge, MCTS_MAX_PLAYERS
 
 NODE_BYTES = sizeof(Node)
-"""Bytes of one tree node."""
+"""Bytes of one tree node (its edge from the parent is :data:`EDGE_BYTES` more)."""
 
-DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x 56 B: a timed search stays under 0.5 GB
+EDGE_BYTES = sizeof(Edge)
+"""Bytes of one parent-to-child link."""
+
+DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x (48 B + ~20-40 B of edges): a timed search stays under 1 GB
+
+# Edge blocks come in size classes 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers
+# of two and their halfway points; children are kept in the least block that
+# fits them, so at most a third of a block is empty); a freed block waits in
+# its class's free list for the next node that needs that size.
+cdef enum:
+    EDGE_CLASSES = 64
+# log(availability) is remembered for this many recent counts (direct-mapped
+# by the low bits): the children of a busy node have counts within a narrow
+# band that moves up by one per visit, so nearly every log is a lookup.
+cdef enum:
+    LOG_CACHE = 1024
 
 
 cdef double now() noexcept nogil:
@@ -75,6 +95,23 @@ cdef double now() noexcept nogil:
 
 cdef inline int key_index(int key, int nda) noexcept nogil:
     return key if key >= 0 else nda
+
+
+cdef inline int64_t class_size(int c) noexcept nogil:
+    """Edges in a block of class c."""
+    if c == 0:
+        return 1
+    if c & 1:
+        return (<int64_t> 1) << ((c + 1) >> 1)
+    return (<int64_t> 3) << ((c - 2) >> 1)
+
+
+cdef inline int size_class(int64_t n) noexcept nogil:
+    """The class of the least block that holds n >= 1 edges."""
+    cdef int c = 0
+    while class_size(c) < n:
+        c += 1
+    return c
 
 
 cdef class Search:
@@ -100,10 +137,17 @@ cdef class Search:
     cdef int rollout_plies
     cdef bint determinize
     cdef bint informed
+    cdef bint public_decisions
     cdef Node *nodes
     cdef int64_t n_nodes
     cdef int64_t capacity
     cdef int64_t max_nodes
+    cdef Edge *edges
+    cdef int64_t n_edges                # high-water mark of the edge pool
+    cdef int64_t free_slots             # edges in the blocks of the free lists
+    cdef readonly int64_t _compactions  # times the edge pool was packed (for tests)
+    cdef int64_t edge_capacity
+    cdef int32_t free_edges[EDGE_CLASSES]
     cdef int *actions
     cdef int *keys
     cdef int *pick
@@ -111,6 +155,8 @@ cdef class Search:
     cdef int64_t *mark
     cdef int64_t *expanded
     cdef int64_t stamp
+    cdef int32_t log_key[LOG_CACHE]
+    cdef double log_value[LOG_CACHE]
     cdef int stop_flag
     cdef bint running
     cdef readonly int64_t iterations
@@ -120,6 +166,7 @@ cdef class Search:
                   bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
                   bint informed_rollouts=True):
         self.nodes = NULL
+        self.edges = NULL
         self.root = NULL
         self.scratch = NULL
         self.actions = NULL
@@ -131,6 +178,7 @@ cdef class Search:
         self.g = gamedef_from(gamedef)
         cdef void *st = state_from(state)
         cdef const GameDef *g = self.g
+        cdef int i
         if not 1 <= g.num_players <= MCTS_MAX_PLAYERS:
             raise SolversError(f"MCTS handles 1 to {MCTS_MAX_PLAYERS} players, not {g.num_players}")
         if not c >= 0:
@@ -139,6 +187,8 @@ cdef class Search:
             raise SolversError(f"rollout_plies must be >= 0, not {rollout_plies}")
         if max_nodes < 1:
             raise SolversError(f"max_nodes must be >= 1, not {max_nodes}")
+        if max_nodes > 0x7FFFFFFF:
+            raise SolversError(f"max_nodes must be < 2**31, not {max_nodes}")
         self.root_player = g.current_player(g.params, st)
         if self.root_player == GAME_TERMINAL:
             raise SolversError("the game is over: there is nothing to search")
@@ -151,6 +201,7 @@ cdef class Search:
         self.rollout_plies = rollout_plies
         self.determinize = determinize and g.determinize != NULL
         self.informed = informed_rollouts
+        self.public_decisions = g.public_decisions != 0
         if g.action_observation == NULL or g.sample_chance == NULL or g.returns == NULL:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
         self.max_nodes = max_nodes
@@ -164,16 +215,29 @@ cdef class Search:
         self.expanded = <int64_t *> malloc(sizeof(int64_t) * (g.num_distinct_actions + 1))
         self.capacity = min(self.max_nodes, 4096)
         self.nodes = <Node *> malloc(sizeof(Node) * self.capacity)
+        self.edge_capacity = self.capacity
+        self.edges = <Edge *> malloc(sizeof(Edge) * self.edge_capacity)
         if (self.root == NULL or self.scratch == NULL or self.actions == NULL
                 or self.keys == NULL or self.pick == NULL or self.path == NULL
-                or self.mark == NULL or self.expanded == NULL or self.nodes == NULL):
+                or self.mark == NULL or self.expanded == NULL or self.nodes == NULL
+                or self.edges == NULL):
             raise MemoryError()
         memcpy(self.root, st, g.state_size)
         memset(self.mark, 0, sizeof(int64_t) * (g.num_distinct_actions + 1))
         memset(self.expanded, 0, sizeof(int64_t) * (g.num_distinct_actions + 1))
+        for i in range(EDGE_CLASSES):
+            self.free_edges[i] = -1
+        for i in range(LOG_CACHE):
+            self.log_key[i] = 0             # counts are >= 1: no entry yet
+            self.log_value[i] = 0.0
+        self.n_edges = 0
+        self.free_slots = 0
+        self._compactions = 0
         self.stamp = 0
-        self.n_nodes = 0
-        self.new_node(-1, GAME_HIDDEN)
+        self.n_nodes = 1                    # the root
+        memset(&self.nodes[0], 0, sizeof(Node))
+        self.nodes[0].first_edge = -1
+        self.nodes[0].key = GAME_HIDDEN
         self.iterations = 0
         self.seconds = 0.0
         self.stop_flag = 0
@@ -181,6 +245,7 @@ cdef class Search:
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.edges)
         free(self.root)
         free(self.scratch)
         free(self.actions)
@@ -201,17 +266,78 @@ cdef class Search:
 
     @property
     def memory_bytes(self) -> int:
-        """Bytes held by the node pool."""
-        return self.capacity * sizeof(Node)
+        """Bytes held by the node and edge pools."""
+        return self.capacity * sizeof(Node) + self.edge_capacity * sizeof(Edge)
+
+    cdef int32_t edge_block(self, int cls) noexcept nogil:
+        """A free block of class ``cls`` (its first index); -1 out of memory.
+        (May compact the pool: edge indices taken before the call are stale.)"""
+        cdef int32_t b = self.free_edges[cls]
+        cdef int64_t size = class_size(cls), cap
+        cdef Edge *grown
+        if b >= 0:
+            self.free_edges[cls] = self.edges[b].key      # the list's next block
+            self.free_slots -= size
+            return b
+        if self.n_edges + size > self.edge_capacity:
+            if 2 * self.free_slots >= self.n_edges:
+                self.compact_edges()
+            if self.n_edges + size > self.edge_capacity:
+                cap = self.edge_capacity * 2
+                while cap < self.n_edges + size:
+                    cap *= 2
+                if cap > 0x7FFFFFFF:
+                    return -1
+                grown = <Edge *> realloc(self.edges, sizeof(Edge) * cap)
+                if grown == NULL:
+                    return -1
+                self.edges = grown
+                self.edge_capacity = cap
+        b = <int32_t> self.n_edges
+        self.n_edges += size
+        return b
+
+    cdef bint compact_edges(self) noexcept nogil:
+        """Copy every node's block into a fresh pool of the same capacity,
+        packed in node order, and forget the free lists. Blocks freed when
+        a node outgrows them pile up in the small classes once few new
+        nodes get children; this returns their room. False (nothing
+        changed) when the copy cannot be allocated."""
+        cdef Edge *packed = <Edge *> malloc(sizeof(Edge) * self.edge_capacity)
+        cdef int64_t i, used = 0
+        cdef Node *nd
+        cdef int c
+        if packed == NULL:
+            return False
+        for i in range(self.n_nodes):
+            nd = &self.nodes[i]
+            if nd.n_children > 0:
+                memcpy(&packed[used], &self.edges[nd.first_edge], sizeof(Edge) * nd.n_children)
+                nd.first_edge = <int32_t> used
+                used += class_size(size_class(nd.n_children))
+        free(self.edges)
+        self.edges = packed
+        self.n_edges = used
+        self.free_slots = 0
+        self._compactions += 1
+        for c in range(EDGE_CLASSES):
+            self.free_edges[c] = -1
+        return True
 
     cdef int32_t new_node(self, int32_t parent, int key) noexcept nogil:
-        """Append a child of ``parent`` (or the root); -1 when the pool is full."""
+        """Append a child of ``parent`` reached by ``key``; -1 when the pool
+        is full. (Edge blocks of ``parent`` may move: edge pointers taken
+        before this call are stale after it.)"""
         cdef Node *grown
         cdef int64_t cap
         cdef Node *n
+        cdef Node *par
+        cdef int32_t k, b, old
+        cdef int cls
+        cdef Edge *e
+        if self.n_nodes >= self.max_nodes:
+            return -1
         if self.n_nodes >= self.capacity:
-            if self.capacity >= self.max_nodes:
-                return -1
             cap = min(self.capacity * 2, self.max_nodes)
             grown = <Node *> realloc(self.nodes, sizeof(Node) * cap)
             if grown == NULL:
@@ -219,24 +345,49 @@ cdef class Search:
                 return -1
             self.nodes = grown
             self.capacity = cap
+        par = &self.nodes[parent]
+        k = par.n_children
+        if k == 0 or class_size(size_class(k)) == k:    # no block yet, or it is full
+            b = self.edge_block(size_class(k + 1))
+            if b < 0:
+                self.max_nodes = self.n_nodes    # out of memory: stop growing
+                return -1
+            par = &self.nodes[parent]
+            if k > 0:
+                old = par.first_edge
+                memcpy(&self.edges[b], &self.edges[old], sizeof(Edge) * k)
+                cls = size_class(k)
+                self.edges[old].key = self.free_edges[cls]
+                self.free_edges[cls] = old
+                self.free_slots += class_size(cls)
+            par.first_edge = b
+        e = &self.edges[par.first_edge + k]
+        par.n_children = k + 1
         cdef int32_t i = <int32_t> self.n_nodes
         self.n_nodes += 1
+        e.key = key
+        e.child = i
+        e.avail = 1
         n = &self.nodes[i]
         memset(n, 0, sizeof(Node))
-        n.first_child = -1
+        n.first_edge = -1
         n.key = key
-        n.avail = 1
-        if parent >= 0:
-            n.next_sibling = self.nodes[parent].first_child
-            self.nodes[parent].first_child = i
-        else:
-            n.next_sibling = -1
         return i
+
+    cdef inline double log_count(self, int32_t a) noexcept nogil:
+        """log(a) for a count a >= 1, through the cache."""
+        cdef int i = a & (LOG_CACHE - 1)
+        if self.log_key[i] != a:
+            self.log_key[i] = a
+            self.log_value[i] = log(<double> a)
+        return self.log_value[i]
 
     cdef int action_seen_as(self, int key, int n) noexcept nogil:
         """One of the ``n`` legal actions (in ``actions``/``keys``) that the
         searcher observes as ``key``, uniformly at random."""
         cdef int i, n_pick = 0
+        if self.public_decisions:
+            return key
         for i in range(n):
             if self.keys[i] == key:
                 self.pick[n_pick] = self.actions[i]
@@ -250,11 +401,14 @@ cdef class Search:
         cdef int nda = g.num_distinct_actions
         cdef int depth = 0, p, n, i, k, a, key, n_unexp, plies
         cdef int32_t node = 0, child, best
-        cdef double ucb, best_ucb, log_avail
+        cdef double ucb, best_ucb, log_avail, inv
         cdef int64_t last_avail
         cdef double ret[MCTS_MAX_PLAYERS]
         cdef Node *ch
+        cdef Node *nd
+        cdef Edge *e
         cdef int64_t stamp
+        cdef int *keys
         memcpy(st, self.root, g.state_size)
         if self.determinize:
             g.determinize(params, st, self.root_player, &self.rng)
@@ -268,9 +422,14 @@ cdef class Search:
                 a = g.sample_chance(params, st, &self.rng)
                 key = g.action_observation(params, st, a, self.root_player)
                 g.apply_action(params, st, a)
-                child = self.nodes[node].first_child
-                while child >= 0 and self.nodes[child].key != key:
-                    child = self.nodes[child].next_sibling
+                nd = &self.nodes[node]
+                child = -1
+                if nd.n_children > 0:
+                    e = &self.edges[nd.first_edge]
+                    for i in range(nd.n_children - 1, -1, -1):
+                        if e[i].key == key:
+                            child = e[i].child
+                            break
                 if child < 0:
                     child = self.new_node(node, key)
                     if child >= 0:
@@ -285,24 +444,31 @@ cdef class Search:
             n = g.legal_actions(params, st, self.actions)
             self.stamp += 1
             stamp = self.stamp
-            for i in range(n):
-                key = g.action_observation(params, st, self.actions[i], self.root_player)
-                self.keys[i] = key
-                self.mark[key_index(key, nda)] = stamp
+            if self.public_decisions:
+                keys = self.actions
+                for i in range(n):
+                    self.mark[keys[i]] = stamp
+            else:
+                keys = self.keys
+                for i in range(n):
+                    key = g.action_observation(params, st, self.actions[i], self.root_player)
+                    keys[i] = key
+                    self.mark[key_index(key, nda)] = stamp
             # Children available in this determinisation.
-            child = self.nodes[node].first_child
-            while child >= 0:
-                k = key_index(self.nodes[child].key, nda)
-                if self.mark[k] == stamp:
-                    self.expanded[k] = stamp
-                    self.nodes[child].avail += 1
-                child = self.nodes[child].next_sibling
+            nd = &self.nodes[node]
+            if nd.n_children > 0:
+                e = &self.edges[nd.first_edge]
+                for i in range(nd.n_children):
+                    k = key_index(e[i].key, nda)
+                    if self.mark[k] == stamp:
+                        self.expanded[k] = stamp
+                        e[i].avail += 1
             n_unexp = 0
             for i in range(n):
-                k = key_index(self.keys[i], nda)
+                k = key_index(keys[i], nda)
                 if self.expanded[k] != stamp:
                     self.expanded[k] = stamp      # count each unexpanded key once
-                    self.pick[n_unexp] = self.keys[i]
+                    self.pick[n_unexp] = keys[i]
                     n_unexp += 1
             if n_unexp > 0 and self.n_nodes < self.max_nodes:
                 key = self.pick[rng_below(&self.rng, n_unexp) if n_unexp > 1 else 0]
@@ -318,19 +484,21 @@ cdef class Search:
             best_ucb = -1e300
             last_avail = -1
             log_avail = 0.0
-            child = self.nodes[node].first_child
-            while child >= 0:
-                ch = &self.nodes[child]
-                if self.mark[key_index(ch.key, nda)] == stamp and ch.visits > 0:
-                    if ch.avail != last_avail:      # siblings mostly share it
-                        last_avail = ch.avail
-                        log_avail = log(<double> ch.avail)
-                    ucb = (ch.value[p] / ch.visits
-                           + self.c * sqrt(log_avail / ch.visits))
-                    if ucb > best_ucb:
-                        best_ucb = ucb
-                        best = child
-                child = ch.next_sibling
+            if nd.n_children > 0:
+                e = &self.edges[nd.first_edge]
+                for i in range(nd.n_children - 1, -1, -1):     # newest first
+                    if self.mark[key_index(e[i].key, nda)] != stamp:
+                        continue
+                    ch = &self.nodes[e[i].child]
+                    if ch.visits > 0:
+                        if e[i].avail != last_avail:      # siblings often share it
+                            last_avail = e[i].avail
+                            log_avail = self.log_count(e[i].avail)
+                        inv = 1.0 / ch.visits
+                        ucb = ch.value[p] * inv + self.c * sqrt(log_avail * inv)
+                        if ucb > best_ucb:
+                            best_ucb = ucb
+                            best = e[i].child
             if best < 0:          # the pool is full and nothing here was expanded
                 a = self.actions[rng_below(&self.rng, n)]
                 g.apply_action(params, st, a)
@@ -343,6 +511,8 @@ cdef class Search:
             node = best
         # Rollout: the game's playout policy if it has one, else uniformly random.
         plies = 0
+        if self.rollout_plies == 0 and self.informed and g.playout != NULL:
+            g.playout(params, st, &self.rng)
         while self.rollout_plies == 0 or plies < self.rollout_plies:
             p = g.current_player(params, st)
             if p == GAME_TERMINAL:
@@ -401,6 +571,42 @@ cdef class Search:
         self.iterations += done
         return self.result()
 
+    def _check_tree(self) -> int:
+        """Walk the tree from the root and check its links (for tests): every
+        node is reached once, an edge's key is its child's, children's visits
+        add up to at most their parent's, edge blocks do not overlap. Returns
+        the nodes reached; raises AssertionError on a broken tree."""
+        cdef int64_t i, j
+        cdef Node *nd
+        cdef Edge *e
+        seen = bytearray(self.n_nodes)
+        blocks = []
+        stack = [0]
+        reached = 0
+        while stack:
+            i = stack.pop()
+            assert 0 <= i < self.n_nodes and not seen[i], f"node {i} reached twice"
+            seen[i] = 1
+            reached += 1
+            nd = &self.nodes[i]
+            if nd.n_children == 0:
+                assert nd.first_edge == -1
+                continue
+            assert 0 <= nd.first_edge and nd.first_edge + nd.n_children <= self.n_edges
+            blocks.append((nd.first_edge, nd.first_edge + class_size(size_class(nd.n_children))))
+            below = 0
+            for j in range(nd.n_children):
+                e = &self.edges[nd.first_edge + j]
+                assert self.nodes[e.child].key == e.key and e.avail >= 1
+                below += self.nodes[e.child].visits
+                stack.append(e.child)
+            assert below <= nd.visits, f"node {i}: children visited {below} > {nd.visits}"
+        blocks.sort()
+        for (a0, a1), (b0, b1) in zip(blocks, blocks[1:]):
+            assert a1 <= b0, "edge blocks overlap"
+        assert blocks == [] or blocks[len(blocks) - 1][1] <= self.n_edges
+        return reached
+
     def stop(self) -> None:
         """Ask a running :meth:`run` (in another thread) to return now."""
         mcts_write_flag(&self.stop_flag, 1)
@@ -412,15 +618,16 @@ cdef class Search:
         ``iterations``, ``nodes``, ``seconds``."""
         if self.running:
             raise SolversError("the search is running: stop it or wait for run() to return")
-        cdef int32_t child = self.nodes[0].first_child
         cdef Node *ch
+        cdef Edge *e
+        cdef int32_t i
         rows = []
-        while child >= 0:
-            ch = &self.nodes[child]
+        for i in range(self.nodes[0].n_children):
+            e = &self.edges[self.nodes[0].first_edge + i]
+            ch = &self.nodes[e.child]
             if ch.visits > 0 and ch.key >= 0:
                 vec = [ch.value[k] / ch.visits for k in range(self.num_players)]
                 rows.append((ch.key, ch.visits, vec[self.root_player], vec))
-            child = ch.next_sibling
         rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return {
             "player": self.root_player,
@@ -433,6 +640,14 @@ cdef class Search:
             "nodes": self.n_nodes,
             "seconds": self.seconds,
         }
+
+
+def gamedef_flags(gamedef) -> dict:
+    """Which optional parts of its C table a game fills: ``playout``,
+    ``rollout_action``, ``public_decisions``."""
+    cdef const GameDef *g = gamedef_from(gamedef)
+    return {"playout": g.playout != NULL, "rollout_action": g.rollout_action != NULL,
+            "public_decisions": g.public_decisions != 0}
 
 
 def search(gamedef, state, *, iterations=None, time=None, c=1.4, seed=0,

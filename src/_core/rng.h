@@ -17,6 +17,14 @@ static inline int rng_below(uint64_t *state, int n) {
     return (int)(splitmix64_next(state) % (uint64_t)n);
 }
 
+/* A number in [0, n) from the high half of a 64x64-bit product (Lemire's
+ * multiply-shift): no division, so cheaper than rng_below, but a different
+ * number from the same draw. C-only (rng.py has no twin): for search
+ * playouts, where nothing outside C has to deal the same. */
+static inline int rng_below_mul(uint64_t *state, int n) {
+    return (int)(((unsigned __int128)splitmix64_next(state) * (uint64_t)n) >> 64);
+}
+
 /* A double in [0, 1). */
 static inline double rng_unit(uint64_t *state) {
     return (double)(splitmix64_next(state) >> 11) * (1.0 / 9007199254740992.0);

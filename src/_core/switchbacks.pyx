@@ -24,7 +24,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from switchbacks cimport *
 from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-    splitmix64_next, rng_below, rng_shuffle_i8,
+    splitmix64_next, rng_below, rng_below_mul, rng_shuffle_i8,
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
 )
 
@@ -32,7 +32,17 @@ from solvers.errors import IllegalActionError, SolversError
 from solvers.rng import SplitMix64
 
 cdef extern from *:
-    int popcount64 "__builtin_popcountll"(unsigned long long x) nogil
+    """
+    /* Bits set in x, by adding neighbouring bit fields (the wheels are built
+       without -mpopcnt, where __builtin_popcountll is a library call). */
+    static inline int sb_popcount64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    """
+    int popcount64 "sb_popcount64"(unsigned long long x) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long x) nogil
 
 STEP_NAMES = ("deal", "explore", "hike", "draw", "over")
@@ -295,33 +305,17 @@ cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng
     cdef SbState *s = <SbState *>st
     cdef int8_t buf[SB_MAX]
     cdef int n = 0, k = 0, q, i, cnt
-    cdef uint64_t m
+    cdef uint64_t m = stack_mask(p, s)
     for q in range(p.num_players):
-        if q == player:
-            continue
-        m = s.hand[q]
-        while m:
-            buf[n] = <int8_t>(ctz64(m) + 1)
-            m &= m - 1
-            n += 1
-        m = s.set_aside[q]
-        while m:
-            buf[n] = <int8_t>(ctz64(m) + 1)
-            m &= m - 1
-            n += 1
-    for i in range(s.pos, p.num_tiles):
-        buf[n] = s.order[i]
+        if q != player:
+            m |= s.hand[q] | s.set_aside[q]
+    # Shuffle from the sorted list (the bits in ascending order), so two
+    # states the player cannot tell apart re-deal identically from one seed
+    # (nothing hidden leaks).
+    while m:
+        buf[n] = <int8_t>(ctz64(m) + 1)
+        m &= m - 1
         n += 1
-    # Shuffle from the sorted list, so two states the player cannot tell
-    # apart re-deal identically from one seed (nothing hidden leaks).
-    cdef int8_t t
-    for i in range(1, n):
-        t = buf[i]
-        q = i - 1
-        while q >= 0 and buf[q] > t:
-            buf[q + 1] = buf[q]
-            q -= 1
-        buf[q + 1] = t
     rng_shuffle_i8(rng, buf, n)
     for q in range(p.num_players):
         if q == player:
@@ -368,6 +362,111 @@ cdef int sb_rollout_action(const void *params, const void *st, uint64_t *rng) no
                 + nth_bit(empty, rng_below(rng, popcount64(empty))))
     n = hike_options(p, s, opts)
     return opts[rng_below(rng, n) if n > 1 else 0]
+
+
+cdef void sb_playout(const void *params, void *st, uint64_t *rng) noexcept nogil:
+    """``GameDef.playout``: the playout policy of ``sb_rollout_action`` (and
+    chance as ``sb_sample_chance`` draws it: uniformly from the stack)
+    played to the end in one call. Whole turns run in a tight loop on the
+    struct: explore a random tile of the hand on a random empty hex, pick a
+    random hike option when there is a choice, draw a random tile of the
+    stack, pass to the next seat with tiles. The empty hexes are kept in an
+    array (a random one is removed in O(1)) and random numbers come from
+    ``rng_below_mul``, so the moves follow the same distribution as the
+    move-by-move loop but not the same draws."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef SbState *s = <SbState *>st
+    cdef int8_t empties[SB_MAX]
+    cdef int in_hand[SB_MAX_PLAYERS]
+    cdef int q, t, h, n, i, a, ne, seat, solo, pairs, np = p.num_players
+    cdef int num_tiles = p.num_tiles, pos
+    cdef int8_t tmp
+    cdef uint64_t m
+    cdef uint64_t r                     # the generator, in a register: the int8
+                                        # stores below may alias *rng
+    # Finish a turn begun elsewhere (the setup deal, a pending hike or draw).
+    while s.step != SB_EXPLORE:
+        if s.step == SB_OVER:
+            return
+        if s.step == SB_DEAL or s.step == SB_DRAW:
+            a = sb_sample_chance(params, st, rng)
+        else:
+            a = sb_rollout_action(params, st, rng)
+        sb_apply_action(params, st, a)
+    ne = 0
+    m = p.all_hexes & ~s.explored
+    while m:
+        empties[ne] = <int8_t>ctz64(m)
+        m &= m - 1
+        ne += 1
+    for q in range(np):
+        n = 0
+        m = s.hand[q]
+        while m:
+            m &= m - 1
+            n += 1
+        in_hand[q] = n
+    q = s.player
+    r = rng[0]
+    pos = s.pos
+    while True:
+        # explore
+        t = nth_bit(s.hand[q], rng_below_mul(&r, in_hand[q]))
+        s.hand[q] &= ~(ONE << t)
+        in_hand[q] -= 1
+        i = rng_below_mul(&r, ne)
+        h = empties[i]
+        ne -= 1
+        empties[i] = empties[ne]
+        place_tile(s, t + 1, h)
+        # hike: the options are buddy up (solo >= 2), one solo (solo >= 1)
+        # and a pair (pairs >= 1), in that order
+        solo = s.solo[q]
+        pairs = s.pairs[q]
+        n = (solo >= 2) + (solo >= 1) + (pairs >= 1)
+        if n > 0:
+            a = rng_below_mul(&r, n) if n > 1 else 0
+            if solo < 2:
+                a += 1                  # no buddy-up option
+            if solo < 1:
+                a += 1                  # nor a solo one
+            if a == 0:
+                s.solo[q] = <int8_t>(solo - 2)
+                s.pairs[q] = <int8_t>(pairs + 1)
+            elif a == 1:
+                s.solo[q] = <int8_t>(solo - 1)
+                s.hiker_owner[h] = <int8_t>q
+                s.hiker_count[h] = 1
+            else:
+                s.pairs[q] = <int8_t>(pairs - 1)
+                s.hiker_owner[h] = <int8_t>q
+                s.hiker_count[h] = 2
+        # draw
+        if pos < num_tiles:
+            i = pos + rng_below_mul(&r, num_tiles - pos)
+            tmp = s.order[i]
+            s.order[i] = s.order[pos]
+            s.order[pos] = tmp
+            pos += 1
+            s.hand[q] |= ONE << (tmp - 1)
+            in_hand[q] += 1
+        # the next seat that still holds tiles
+        seat = q
+        for i in range(np):
+            seat += 1
+            if seat == np:
+                seat = 0
+            if in_hand[seat]:
+                break
+        if not in_hand[seat]:
+            s.player = <int8_t>q
+            s.pos = <int8_t>pos
+            s.just_explored = -1
+            s.step = SB_OVER
+            rng[0] = r
+            return
+        q = seat
+        s.player = <int8_t>q
 
 
 cdef int sb_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:
@@ -501,6 +600,8 @@ cdef class SwitchbacksCore:
         g.action_observation = sb_action_observation
         g.hash = sb_hash
         g.rollout_action = sb_rollout_action
+        g.playout = sb_playout
+        g.public_decisions = 1         # only deals and draws are hidden
 
     def __dealloc__(self):
         free(self.params)

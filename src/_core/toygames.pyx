@@ -661,6 +661,7 @@ def TicTacToe() -> ToyGame:
     g.returns = ttt_returns
     g.determinize = no_determinize
     g.action_observation = all_visible
+    g.public_decisions = 1
     g.hash = ttt_hash
     game.td.scores = ttt_scores
     game.td.observe = ttt_observe
@@ -713,6 +714,7 @@ def Pig(players: int = 2, target: int = 10, die: int = 4, max_turns: int = 8) ->
     g.returns = pig_returns
     g.determinize = no_determinize
     g.action_observation = all_visible
+    g.public_decisions = 1
     g.hash = pig_hash
     game.td.scores = pig_scores
     game.td.observe = pig_observe
@@ -763,6 +765,7 @@ def HighCard(players: int = 2, hand: int = 3, extra: int = 2) -> ToyGame:
     g.returns = hc_returns
     g.determinize = hc_determinize
     g.action_observation = hc_action_observation
+    g.public_decisions = 1             # only the deal is hidden
     g.hash = hc_hash
     game.td.scores = hc_scores
     game.td.observe = hc_observe
