@@ -8,8 +8,8 @@ from solvers.errors import SolversError
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.reference import CoastToCoast
 from solvers.optimize.c2c import (
-    best_over_shuffles, ceiling, hindsight_optimum, obviously_lost, replay_plan, shuffle_deal,
-    shuffle_seeds, wilson_interval,
+    beam_plan, best_over_shuffles, ceiling, hindsight_optimum, obviously_lost, replay_plan,
+    shuffle_deal, shuffle_seeds, wilson_interval,
 )
 
 MAP = load_map()
@@ -171,6 +171,71 @@ def test_random_short_challenge_matches_exhaustive_search(seed):
     else:
         assert (result.status, result.score) == ("optimal", best)
         check_replay(deal, result, ESB)
+
+
+# ---------------------------------------------------------------------------
+# The beam search that gives the solver its first plan
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("challenge", [None, "The Alamo", "Wrigley Field"])
+def test_beam_plans_are_legal_and_score_what_they_claim(seed, challenge):
+    deal = shuffle_deal(challenge, seed)
+    found = beam_plan(deal, challenge, width=256)
+    if found is None:
+        assert challenge is not None       # without a challenge some plan always exists
+        return
+    score, plan = found
+    state = replay_plan(deal, plan, challenge)        # raises on an illegal move
+    assert state.score_breakdown()["total"] == score
+    if challenge is not None:
+        assert state.challenge_won()
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_beam_never_beats_exhaustive_search_and_wide_beams_reach_it(seed):
+    deal = shuffle_deal(None, seed)[:12]
+    best = mask_brute_force(deal, rounds=2)
+    narrow, _ = beam_plan(deal, rounds=2, width=1)
+    wide, _ = beam_plan(deal, rounds=2, width=100_000)
+    assert narrow <= wide <= best
+    # Two rounds keep few enough sheets that a very wide beam drops none.
+    assert wide == best
+
+
+def test_the_optimum_does_not_depend_on_the_starting_plan():
+    deal = shuffle_deal(None, 21)
+    warm = hindsight_optimum(deal)
+    cold = hindsight_optimum(deal, beam_width=0)
+    assert warm.status == cold.status == "optimal"
+    assert warm.score == cold.score
+    check_replay(deal, warm)
+
+
+def test_a_winning_beam_plan_settles_feasibility_without_the_solver():
+    deal = shuffle_deal("The Alamo", 3)
+    quick = hindsight_optimum(deal, challenge="The Alamo", objective=False)
+    solver = hindsight_optimum(deal, challenge="The Alamo", objective=False, beam_width=0)
+    assert quick.status == solver.status
+    if quick.status == "feasible":
+        check_replay(deal, quick, "The Alamo")
+
+
+def test_bad_beam_requests_are_refused():
+    core = load_game_core()
+    with pytest.raises(SolversError, match="beam width"):
+        core.hindsight_beam(list(range(24)), width=0)
+    with pytest.raises(SolversError, match="different cards"):
+        core.hindsight_beam([0] * 24)
+    with pytest.raises(SolversError, match="rounds"):
+        core.hindsight_beam(list(range(28)), rounds=6)
+    with pytest.raises(SolversError, match="beam_width"):
+        hindsight_optimum(shuffle_deal(None, 1), beam_width=-1)
+
+
+def load_game_core():
+    import solvers
+    return solvers.load_game("c2c")._core
 
 
 def test_a_round_of_required_cards_cannot_be_won():

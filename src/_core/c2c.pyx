@@ -33,7 +33,8 @@ gives ``GAME_HIDDEN``) until the sheets show them after the setup;
 from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_GetContext,
                                 PyCapsule_SetContext)
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t, int64_t
+from libc.stdlib cimport malloc, free as c_free
 from libc.string cimport memcpy, memset
 
 from c2c cimport *
@@ -200,8 +201,12 @@ cdef struct Breakdown:
 
 
 cdef inline Breakdown score_of(const C2CParams *P, const C2CState *s, int p) noexcept nogil:
+    return sheet_score(P, s.circled[p], s.exact[p])
+
+
+cdef inline Breakdown sheet_score(const C2CParams *P, uint32_t mask, uint32_t exact) noexcept nogil:
+    """The score of a sheet with ``mask`` circled (exact matches in ``exact``)."""
     cdef Breakdown b
-    cdef uint32_t mask = s.circled[p]
     cdef int i
     b.highways = highway_score(P, mask)
     b.types = P.empty_type_points
@@ -212,7 +217,7 @@ cdef inline Breakdown score_of(const C2CParams *P, const C2CState *s, int p) noe
     for i in range(P.num_regions):
         if P.region_masks[i] & ~mask == 0:
             b.regions += P.region_points
-    b.exact = P.exact_points * c2c_popcount(s.exact[p] & mask)
+    b.exact = P.exact_points * c2c_popcount(exact & mask)
     b.total = b.highways + b.types + b.regions + b.exact
     return b
 
@@ -732,6 +737,76 @@ cdef class GameCore:
             play_random(&self.params, n, &rng, view)
         return out
 
+    def hindsight_beam(self, cards, int rounds=C2C_ROUNDS, int width=256, uint32_t required=0,
+                       int hope=4, int partial=0):
+        """A good plan for a known solo deal, found by beam search (not proven best).
+
+        ``cards``: the 4 setup cards, then 4 per round; ``required``: the
+        locations a challenge demands (a mask). Returns ``(score, plan)``, or
+        None when no sheet the beam kept circles every required location.
+        ``plan`` lists per round (the setup first) the card crossed off and
+        the circles in the order made, ``(card, location)``, then each
+        skipped card as ``(card, -1)``; the setup has no circles listed.
+        """
+        if not 0 <= rounds <= C2C_ROUNDS:
+            raise SolversError(f"rounds should be 0 to {C2C_ROUNDS}, not {rounds}")
+        if width < 1:
+            raise SolversError(f"the beam width must be >= 1, not {width}")
+        cards = list(cards)
+        if len(cards) != 4 + 4 * rounds or len(set(cards)) != len(cards) or \
+                not all(0 <= c < self.params.n for c in cards):
+            raise SolversError(f"a deal of {rounds} rounds lists {4 + 4 * rounds} different cards")
+        cdef int8_t deal[4 + 4 * C2C_ROUNDS]
+        cdef int i, j, best, n = self.params.n
+        for i, c in enumerate(cards):
+            deal[i] = c
+        cdef Beam B
+        cdef int64_t kids = <int64_t> width * (3 * n + 4), table = 1
+        while table < 2 * kids:
+            table <<= 1
+        B.P = &self.params
+        B.required = required
+        B.hope = hope
+        B.partial = partial
+        B.width = width
+        B.n_hist = B.n_kids = 0
+        B.table_mask = <uint32_t> (table - 1)
+        B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * (width * (1 + 4 * rounds) + 4))
+        B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * kids)
+        B.table = <int32_t *> malloc(sizeof(int32_t) * table)
+        B.order = <int32_t *> malloc(sizeof(int32_t) * kids)
+        try:
+            if B.hist == NULL or B.kids == NULL or B.table == NULL or B.order == NULL:
+                raise MemoryError()
+            memset(B.table, 0xFF, sizeof(int32_t) * table)
+            with nogil:
+                best = beam_run(&B, deal, rounds)
+            if best < 0:
+                return None
+            score = sheet_score(&self.params, B.hist[best].circled, B.hist[best].exact).total
+            moves = []
+            j = best
+            while j >= 0:
+                moves.append((B.hist[j].card, B.hist[j].loc))
+                j = B.hist[j].parent
+        finally:
+            c_free(B.hist)
+            c_free(B.kids)
+            c_free(B.table)
+            c_free(B.order)
+        moves.reverse()
+        plan = []
+        for card, loc in moves:
+            if loc == BEAM_CROSS:
+                plan.append((card, []))
+            elif loc >= 0:
+                plan[len(plan) - 1][1].append((card, loc))
+        for r, (cross, circles) in enumerate(plan):
+            if r > 0:
+                used = {cross} | {c for c, _ in circles}
+                circles.extend((c, -1) for c in cards[4 * r:4 * r + 4] if c not in used)
+        return score, plan
+
 
 cdef void play_random(const C2CParams *P, int games, uint64_t *rng,
                       int32_t[:, ::1] out) noexcept nogil:
@@ -751,6 +826,224 @@ cdef void play_random(const C2CParams *P, int games, uint64_t *rng,
                 c2c_apply_action(P, &s, actions[rng_below(rng, k)])
         for p in range(P.num_players):
             out[g, p] = score_of(P, &s, p).total
+
+
+# --------------------------------------------------------------------------
+# Hindsight beam search: a good plan (not a proven one) for a known solo deal
+# --------------------------------------------------------------------------
+# The CP-SAT model in solvers.optimize.c2c proves the best plan; it gets
+# there much sooner when it starts from a good one. This search plays the
+# known deal forwards one move at a time (a cross-off, then up to three
+# circles per round), keeps the `width` best sheets after every move, and
+# merges sheets that reached the same position by different routes.
+
+cdef struct BeamEntry:
+    uint32_t circled
+    uint32_t crossed
+    uint32_t exact
+    int32_t parent        # index in the history of the entry before (-1: none)
+    int32_t value         # what the beam ranks by
+    int8_t card           # the card of the move that led here (-1: none)
+    int8_t loc            # the location circled, BEAM_CROSS or BEAM_PASS
+    uint8_t used          # the round's cards used so far (bit i: the i-th card)
+
+
+cdef enum:
+    BEAM_CROSS = -2       # BeamEntry.loc of a cross-off
+    BEAM_PASS = -1        # no card is left that can circle: the round is over
+    BEAM_REQUIRED = 40    # value of each required location circled (challenges)
+
+
+cdef struct Beam:
+    const C2CParams *P
+    uint32_t required
+    uint32_t future       # the cards of the rounds still to come
+    int hope              # value (quarter points) of a future card's location still free
+    int partial           # weight (quarter points) of part-done types and regions
+    int width
+    BeamEntry *hist       # every kept entry, layer after layer
+    int n_hist
+    BeamEntry *kids       # the children of the current layer
+    int n_kids
+    int32_t *table        # open addressing over kids (-1: empty)
+    uint32_t table_mask
+    int32_t *order
+
+
+cdef inline int32_t beam_value(const Beam *B, uint32_t circled, uint32_t crossed,
+                               uint32_t exact) noexcept nogil:
+    """In quarter points: the score so far, each required location circled,
+    and the hope of an exact match for each card to come whose location is
+    still free."""
+    cdef const C2CParams *P = B.P
+    cdef int i, have, size
+    cdef uint32_t group
+    cdef int32_t v = (4 * sheet_score(P, circled, exact).total
+                      + 4 * BEAM_REQUIRED * c2c_popcount(circled & B.required)
+                      + B.hope * c2c_popcount(B.future & ~circled & ~crossed))
+    if B.partial:
+        for i in range(P.num_types + P.num_regions):
+            group = P.type_masks[i] if i < P.num_types else P.region_masks[i - P.num_types]
+            if group & crossed or group & ~circled == 0:
+                continue
+            size = c2c_popcount(group)
+            have = c2c_popcount(group & circled)
+            v += (B.partial * (P.type_points[i] if i < P.num_types else P.region_points)
+                  * have * have) // (size * size)
+    return v
+
+
+cdef void beam_offer(Beam *B, uint32_t circled, uint32_t crossed, uint32_t exact,
+                     uint8_t used, int32_t parent, int card, int loc) noexcept nogil:
+    """A child for the next layer; of the children with the same position
+    (circled, crossed, cards used) only the best is kept."""
+    cdef uint64_t h = ((<uint64_t> circled * 0x9E3779B97F4A7C15ULL)
+                       ^ (<uint64_t> crossed * 0xC2B2AE3D27D4EB4FULL) ^ used)
+    cdef uint32_t i = <uint32_t> (h ^ (h >> 29)) & B.table_mask
+    cdef int32_t v = beam_value(B, circled, crossed, exact), k
+    cdef BeamEntry *e
+    while B.table[i] >= 0:
+        e = &B.kids[B.table[i]]
+        if e.circled == circled and e.crossed == crossed and e.used == used:
+            if v > e.value:
+                e.exact, e.value, e.parent, e.card, e.loc = exact, v, parent, card, loc
+            return
+        i = (i + 1) & B.table_mask
+    k = B.n_kids
+    B.n_kids += 1
+    B.table[i] = k
+    e = &B.kids[k]
+    e.circled, e.crossed, e.exact, e.used = circled, crossed, exact, used
+    e.value, e.parent, e.card, e.loc = v, parent, card, loc
+
+
+cdef inline bint beam_before(const BeamEntry *kids, int32_t a, int32_t b) noexcept nogil:
+    return kids[a].value > kids[b].value or (kids[a].value == kids[b].value and a < b)
+
+
+cdef void beam_sort(const BeamEntry *kids, int32_t *idx, int n) noexcept nogil:
+    """Sort child indices best first (insertion sort for short runs, else merge)."""
+    cdef int i, j
+    cdef int32_t x
+    if n < 24:
+        for i in range(1, n):
+            x = idx[i]
+            j = i - 1
+            while j >= 0 and beam_before(kids, x, idx[j]):
+                idx[j + 1] = idx[j]
+                j -= 1
+            idx[j + 1] = x
+        return
+    cdef int half = n // 2
+    beam_sort(kids, idx, half)
+    beam_sort(kids, idx + half, n - half)
+    cdef int32_t *tmp = <int32_t *> malloc(sizeof(int32_t) * n)
+    if tmp == NULL:
+        return                       # left as two sorted halves: still a fair beam
+    i, j = 0, half
+    cdef int k = 0
+    while i < half and j < n:
+        if beam_before(kids, idx[j], idx[i]):
+            tmp[k] = idx[j]
+            j += 1
+        else:
+            tmp[k] = idx[i]
+            i += 1
+        k += 1
+    while i < half:
+        tmp[k] = idx[i]
+        i += 1
+        k += 1
+    while j < n:
+        tmp[k] = idx[j]
+        j += 1
+        k += 1
+    memcpy(idx, tmp, sizeof(int32_t) * n)
+    c_free(tmp)
+
+
+cdef int beam_keep(Beam *B) noexcept nogil:
+    """Move the best `width` children into the history; returns where the
+    new layer starts, and clears the children."""
+    cdef int i, start = B.n_hist, n = B.n_kids
+    for i in range(n):
+        B.order[i] = i
+    beam_sort(B.kids, B.order, n)
+    if n > B.width:
+        n = B.width
+    for i in range(n):
+        B.hist[B.n_hist] = B.kids[B.order[i]]
+        B.n_hist += 1
+    for i in range(B.n_kids):
+        B.order[i] = 0
+    memset(B.table, 0xFF, sizeof(int32_t) * (B.table_mask + 1))
+    B.n_kids = 0
+    return start
+
+
+cdef int beam_run(Beam *B, const int8_t *cards, int rounds) noexcept nogil:
+    """The whole search; returns the history index of the best final sheet
+    (one that circles every required location), or -1."""
+    cdef const C2CParams *P = B.P
+    cdef int start, end, i, j, r, step, slot, loc, best = -1, best_score = -1, card, t
+    cdef uint32_t setup = 0, reach, room, locs, c, b
+    cdef bint moved
+    cdef BeamEntry e
+    for i in range(4):
+        setup |= bit(cards[i])
+    B.future = 0
+    for i in range(4, 4 + 4 * rounds):
+        B.future |= bit(cards[i])
+    for i in range(4):
+        b = bit(cards[i])
+        beam_offer(B, setup & ~b, b, 0, 0, -1, cards[i], BEAM_CROSS)
+    start = beam_keep(B)
+    end = B.n_hist
+    for r in range(1, rounds + 1):
+        for slot in range(4):
+            B.future &= ~bit(cards[4 * r + slot])
+        for j in range(start, end):
+            e = B.hist[j]
+            for slot in range(4):
+                b = bit(cards[4 * r + slot])
+                beam_offer(B, e.circled & ~b, e.crossed | b, e.exact, 1 << slot, j,
+                           cards[4 * r + slot], BEAM_CROSS)
+        start = beam_keep(B)
+        end = B.n_hist
+        for step in range(3):
+            for j in range(start, end):
+                e = B.hist[j]
+                reach = 0
+                c = e.circled
+                while c:
+                    reach |= P.neighbours[c2c_ctz32(c)]
+                    c &= c - 1
+                room = reach & ~e.circled & ~e.crossed
+                moved = False
+                for slot in range(4):
+                    if e.used >> slot & 1:
+                        continue
+                    card = cards[4 * r + slot]
+                    locs = P.matches[card] & room
+                    while locs:
+                        loc = c2c_ctz32(locs)
+                        locs &= locs - 1
+                        b = bit(loc)
+                        beam_offer(B, e.circled | b, e.crossed, e.exact | (b if loc == card else 0),
+                                   e.used | (1 << slot), j, card, loc)
+                        moved = True
+                if not moved:
+                    beam_offer(B, e.circled, e.crossed, e.exact, 0xF, j, -1, BEAM_PASS)
+            start = beam_keep(B)
+            end = B.n_hist
+    for j in range(start, end):
+        if B.hist[j].circled & B.required != B.required:
+            continue
+        t = sheet_score(P, B.hist[j].circled, B.hist[j].exact).total
+        if t > best_score:
+            best_score = t
+            best = j
+    return best
 
 
 # --------------------------------------------------------------------------
