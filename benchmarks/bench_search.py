@@ -113,7 +113,8 @@ def bench_mcts_c2c_kernel_vs_reference(benchmark):
 
 def bench_mcts_memory_of_a_large_search(benchmark):
     """A million iterations (a thousand when disabled) on 3-player Coast to
-    Coast: nodes x node size, against 1 GB."""
+    Coast: the node and edge pools (one node and one edge per tree node, at
+    least), against 1 GB."""
     game, state = c2c_opening(False, players=3)
     n = 1000 if benchmark.disabled else 1_000_000
 
@@ -123,12 +124,16 @@ def bench_mcts_memory_of_a_large_search(benchmark):
         return result, search.memory_bytes
 
     result, pool = benchmark.pedantic(run, rounds=1, iterations=1)
-    used = result["nodes"] * cmcts.NODE_BYTES
+    per_node = cmcts.NODE_BYTES + cmcts.EDGE_BYTES
+    used = result["nodes"] * per_node
     benchmark.extra_info.update({"iterations": n, "nodes": result["nodes"], "node_bytes": cmcts.NODE_BYTES,
-                                 "tree_mb": round(used / 2**20, 1), "pool_mb": round(pool / 2**20, 1),
+                                 "edge_bytes": cmcts.EDGE_BYTES, "tree_mb": round(used / 2**20, 1),
+                                 "pool_mb": round(pool / 2**20, 1),
                                  "iterations_per_s": round(n / result["seconds"])})
-    print(f"\n{n} iterations: {result['nodes']} nodes x {cmcts.NODE_BYTES} B = {used / 2**20:.1f} MB "
-          f"(pool {pool / 2**20:.1f} MB), {n / result['seconds']:.0f} iterations/s")
+    print(f"\n{n} iterations: {result['nodes']} nodes x ({cmcts.NODE_BYTES} + {cmcts.EDGE_BYTES}) B = "
+          f"{used / 2**20:.1f} MB (pools allocated {pool / 2**20:.1f} MB), "
+          f"{n / result['seconds']:.0f} iterations/s")
+    assert used <= pool
     assert result["nodes"] <= n + 1
     assert pool < 2**30 // 4
 

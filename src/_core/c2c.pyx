@@ -775,8 +775,10 @@ cdef class GameCore:
         B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * kids)
         B.table = <int32_t *> malloc(sizeof(int32_t) * table)
         B.order = <int32_t *> malloc(sizeof(int32_t) * kids)
+        B.slot = <uint32_t *> malloc(sizeof(uint32_t) * kids)
         try:
-            if B.hist == NULL or B.kids == NULL or B.table == NULL or B.order == NULL:
+            if (B.hist == NULL or B.kids == NULL or B.table == NULL or B.order == NULL
+                    or B.slot == NULL):
                 raise MemoryError()
             memset(B.table, 0xFF, sizeof(int32_t) * table)
             with nogil:
@@ -794,6 +796,7 @@ cdef class GameCore:
             c_free(B.kids)
             c_free(B.table)
             c_free(B.order)
+            c_free(B.slot)
         moves.reverse()
         plan = []
         for card, loc in moves:
@@ -867,6 +870,7 @@ cdef struct Beam:
     int n_kids
     int32_t *table        # open addressing over kids (-1: empty)
     uint32_t table_mask
+    uint32_t *slot        # where each kid sits in the table (to empty it again)
     int32_t *order
 
 
@@ -912,6 +916,7 @@ cdef void beam_offer(Beam *B, uint32_t circled, uint32_t crossed, uint32_t exact
     k = B.n_kids
     B.n_kids += 1
     B.table[i] = k
+    B.slot[k] = i
     e = &B.kids[k]
     e.circled, e.crossed, e.exact, e.used = circled, crossed, exact, used
     e.value, e.parent, e.card, e.loc = v, parent, card, loc
@@ -975,8 +980,7 @@ cdef int beam_keep(Beam *B) noexcept nogil:
         B.hist[B.n_hist] = B.kids[B.order[i]]
         B.n_hist += 1
     for i in range(B.n_kids):
-        B.order[i] = 0
-    memset(B.table, 0xFF, sizeof(int32_t) * (B.table_mask + 1))
+        B.table[B.slot[i]] = -1
     B.n_kids = 0
     return start
 
