@@ -354,3 +354,119 @@ def test_star1_equals_naive_search_on_a_chance_game(make):
             child.apply_action(a)
             assert_vec(vec, naive(child, True))
     assert chance_roots > 0
+
+
+def fail_soft_ok(v, vec, alpha, beta, exact, exact_vec, tol=1e-9):
+    """The contract of a fail-soft search with the window (alpha, beta)."""
+    if v <= alpha:
+        return exact <= v + tol                     # an upper bound
+    if v >= beta:
+        return exact >= v - tol                     # a lower bound
+    return abs(v - exact) <= tol and all(abs(x - y) <= tol for x, y in zip(vec, exact_vec))
+
+
+def window_cases(exact, rng):
+    """Windows around the value, on either side of it, wide and null, and
+    random ones (the scalar lies in [-1, 1] for win shares)."""
+    out = []
+    for centre in (exact, -1.0, -0.5, 0.0, 0.5, 1.0, rng.uniform(-1.2, 1.2)):
+        for width in (1e-9, 0.1, 0.5, 3.0):
+            out += [(centre - width, centre), (centre, centre + width),
+                    (centre - width / 2, centre + width / 2)]
+    return out
+
+
+def bounded_positions():
+    yield from random_positions(Pig(players=2, target=7, die=3, max_turns=3), 25, 4, seed=5)
+    yield from random_positions(HighCard(players=2, hand=3, extra=2), 15, 6, seed=5)
+    for seed in range(6):
+        yield _near_end_switchbacks(4 + seed % 3, seed)
+
+
+def test_bounded_search_keeps_the_fail_soft_contract_in_every_window():
+    # Pruning with return bounds (chance nodes and the best-possible cutoff)
+    # must answer any window correctly, with a fresh table and with one that
+    # earlier windows filled. Pig and HighCard are checked against the naive
+    # search, Switchbacks against the C search without bounds (full windows
+    # at every chance node).
+    from solvers._core import endgame as ce
+
+    rng = SplitMix64(11)
+    checked = 0
+    for state in bounded_positions():
+        game = state.game
+        if state.is_terminal():
+            continue
+        if game.name != "switchbacks":
+            exact_vec = naive(state, True)
+        else:
+            exact_vec = ce.Solver(game._gamedef_capsule(), owner=game).solve(state._state_capsule(),
+                                                                             line=False)["value"]
+        exact = exact_vec[0] - exact_vec[1]
+        shared = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 1.0))
+        for i, (alpha, beta) in enumerate(window_cases(exact, _Uniform(rng))):
+            for solver in (shared, ce.Solver(game._gamedef_capsule(), owner=game,
+                                             return_bounds=(0.0, 1.0)) if i % 4 == 0 else None):
+                if solver is None:
+                    continue
+                v, vec = solver.probe(state._state_capsule(), alpha, beta)
+                assert fail_soft_ok(v, vec, alpha, beta, exact, exact_vec), (state, alpha, beta, v, vec)
+                checked += 1
+    assert checked > 2000
+
+
+class _Uniform:
+    def __init__(self, rng):
+        self.rng = rng
+
+    def uniform(self, a, b):
+        return a + (b - a) * self.rng.below(1 << 30) / (1 << 30)
+
+
+def test_a_wrong_window_is_caught():
+    # The checks above have teeth: bounds that are too narrow (returns reach
+    # 1, the search is told they stop at 0.6) prune wrongly, and both the
+    # window contract and the comparison with the naive search notice.
+    from solvers._core import endgame as ce
+
+    game = Pig(players=2, target=7, die=3, max_turns=3)
+    wrong_values = broken_contracts = 0
+    for state in random_positions(game, 25, 4, seed=5):
+        exact_vec = naive(state, True)
+        exact = exact_vec[0] - exact_vec[1]
+        wrong = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 0.6))
+        r = wrong.solve(state._state_capsule(), line=False)
+        wrong_values += r["value"] != pytest.approx(exact_vec, abs=1e-9)
+        for alpha, beta in ((exact - 0.3, exact - 0.1), (exact - 0.05, exact + 0.05), (exact + 0.1, exact + 0.3)):
+            v, vec = ce.Solver(game._gamedef_capsule(), owner=game,
+                               return_bounds=(0.0, 0.6)).probe(state._state_capsule(), alpha, beta)
+            broken_contracts += not fail_soft_ok(v, vec, alpha, beta, exact, exact_vec)
+    assert wrong_values > 0 and broken_contracts > 0
+    # and a fabricated answer outside its claimed side of the window fails
+    assert not fail_soft_ok(0.2, [0.6, 0.4], 0.3, 0.5, 0.45, [0.725, 0.275])
+    assert not fail_soft_ok(0.6, [0.8, 0.2], 0.3, 0.5, 0.45, [0.725, 0.275])
+    assert not fail_soft_ok(0.4, [0.7, 0.3], 0.3, 0.5, 0.45, [0.725, 0.275])
+
+
+def test_probe_needs_a_window():
+    from solvers._core import endgame as ce
+
+    game = TicTacToe()
+    with pytest.raises(SolversError, match="window"):
+        ce.Solver(game._gamedef_capsule(), owner=game).probe(game.new_initial_state()._state_capsule(), 0.5, 0.5)
+
+
+def test_history_ordering_keeps_values_when_the_solver_is_reused():
+    # One solver over many positions: the history table it builds only
+    # reorders moves, values stay those of a fresh solver.
+    from solvers._core import endgame as ce
+
+    game = Pig(players=2, target=7, die=3, max_turns=3)
+    reused = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 1.0))
+    for state in random_positions(game, 30, 5, seed=9):
+        r = reused.solve(state._state_capsule(), per_action=True, line=False)
+        assert_vec(r["value"], naive(state, True))
+        for a, vec in r.get("action_values") or []:
+            child = state.clone()
+            child.apply_action(a)
+            assert_vec(vec, naive(child, True))

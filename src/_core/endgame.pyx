@@ -15,13 +15,19 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
 * **Chance nodes**: the probability-weighted mean of the children's vectors
   (expectimax, Michie 1966). With two players and ``return_bounds=(low,
   high)`` (every seat's return lies in that range, e.g. (0, 1) for win
-  shares), chance nodes are pruned with Star1 (Ballard, "The *-minimax
-  search procedure for trees containing chance nodes", AIJ 21, 1983);
-  without bounds their children are searched with a full window, so every
-  chance node's value is exact.
+  shares), chance nodes are pruned as in Star1 (Ballard, "The *-minimax
+  search procedure for trees containing chance nodes", AIJ 21, 1983), with
+  a cheap first pass (see :meth:`Solver.chance`), and a decision node stops
+  as soon as a move reaches the best value possible; without bounds chance
+  children are searched with a full window, so every chance node's value is
+  exact.
 * **Transposition table** keyed by ``GameDef.hash`` (replace-always, the full
-  64-bit key stored), with exact/lower/upper flags and the best action, used
-  for move ordering.
+  64-bit key stored), with exact/lower/upper flags and the best action.
+* **Move ordering** (alpha-beta): the table's best move first, then the
+  history heuristic (Schaeffer, "The history heuristic and alpha-beta search
+  enhancements in practice", 1989): each player's actions ranked by the
+  nodes of the subtrees they cut off or won, over the whole life of the
+  solver.
 
     >>> from solvers._core.toygames import TicTacToe
     >>> game = TicTacToe()
@@ -84,8 +90,13 @@ cdef class Solver:
     cdef readonly int64_t nodes
     cdef bint aborted
     cdef bint overlong
-    cdef bint star                      # Star1 pruning at chance nodes
+    cdef bint star                      # the scalar is bounded: prune at chance nodes
     cdef double lo, hi                  # bounds of the searched scalar
+    cdef double *hist                   # history scores, [player][action]
+    cdef double *keys                   # ordering scratch, a row per depth
+    cdef double *lb                     # chance outcomes' known bounds, a row per depth
+    cdef double *ub
+    cdef char *exact                    # ... and whether each is searched exactly
 
     def __cinit__(self, gamedef, *, str mode="auto", int tt_bits=22,
                   max_nodes=DEFAULT_MAX_NODES, owner=None, return_bounds=None):
@@ -93,6 +104,11 @@ cdef class Solver:
         self.actions = NULL
         self.probs = NULL
         self.tt = NULL
+        self.hist = NULL
+        self.keys = NULL
+        self.lb = NULL
+        self.ub = NULL
+        self.exact = NULL
         self.g = gamedef_from(gamedef)
         cdef const GameDef *g = self.g
         if not 1 <= g.num_players <= EG_MAX_PLAYERS:
@@ -121,6 +137,14 @@ cdef class Solver:
         self.states = <char *> malloc(g.state_size * levels)
         self.actions = <int *> malloc(sizeof(int) * (g.max_actions + 1) * levels)
         self.probs = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
+        self.keys = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
+        self.lb = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
+        self.ub = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
+        self.exact = <char *> malloc((g.max_actions + 1) * levels)
+        self.hist = <double *> calloc(<size_t> max(1, g.num_players * g.num_distinct_actions), sizeof(double))
+        if (self.keys == NULL or self.lb == NULL or self.ub == NULL or self.exact == NULL
+                or self.hist == NULL):
+            raise MemoryError()
         self.max_bits = tt_bits
         self.bits = min(tt_bits, 12)
         self.tt = <Entry *> calloc(<size_t> 1 << self.bits, sizeof(Entry))
@@ -136,6 +160,45 @@ cdef class Solver:
         free(self.actions)
         free(self.probs)
         free(self.tt)
+        free(self.hist)
+        free(self.keys)
+        free(self.lb)
+        free(self.ub)
+        free(self.exact)
+
+    cdef inline void credit(self, int p, int action, double weight) noexcept nogil:
+        """History heuristic: ``action`` of player ``p`` cut off or won a
+        subtree of ``weight`` nodes."""
+        if 0 <= action < self.g.num_distinct_actions:
+            self.hist[p * self.g.num_distinct_actions + action] += weight
+
+    cdef void order(self, int p, int n, int *acts, double *keys, int hint) noexcept nogil:
+        """The table's move first, then the others by history score, highest
+        first (stable: ties keep the game's order)."""
+        cdef int nd = self.g.num_distinct_actions
+        cdef const double *row = self.hist + p * nd
+        cdef int i, j, a, start = 0
+        cdef double k
+        if hint >= 0:
+            for i in range(n):
+                if acts[i] == hint:
+                    for j in range(i, 0, -1):
+                        acts[j] = acts[j - 1]
+                    acts[0] = hint
+                    start = 1
+                    break
+        for i in range(start, n):
+            keys[i] = row[acts[i]] if 0 <= acts[i] < nd else 0.0
+        for i in range(start + 1, n):        # insertion sort: n is small
+            a = acts[i]
+            k = keys[i]
+            j = i
+            while j > start and keys[j - 1] < k:
+                acts[j] = acts[j - 1]
+                keys[j] = keys[j - 1]
+                j -= 1
+            acts[j] = a
+            keys[j] = k
 
     cdef double scalar(self, const double *vec, int player) noexcept nogil:
         if self.alphabeta:
@@ -192,6 +255,7 @@ cdef class Solver:
         cdef double bv[EG_MAX_PLAYERS]
         cdef double v, best, alpha0 = alpha, beta0 = beta
         cdef uint64_t h
+        cdef int64_t sub, best_sub = 0
         cdef Entry *e
         for k in range(EG_MAX_PLAYERS):
             out[k] = 0.0
@@ -205,6 +269,11 @@ cdef class Solver:
             self.aborted = True
             self.overlong = True
             return 0.0
+        if self.star:                       # the scalar lies in [lo, hi]
+            if alpha >= self.hi:            # it cannot rise above alpha
+                return self.hi
+            if beta <= self.lo:             # it cannot fall below beta
+                return self.lo
         h = g.hash(params, st)
         e = &self.tt[h & self.mask]
         if e.flag != FLAG_EMPTY and e.key == h:
@@ -223,7 +292,7 @@ cdef class Solver:
         if p == GAME_CHANCE:
             n = g.chance_outcomes(params, st, acts, probs)
             if self.star:
-                return self.chance_star1(depth, n, acts, probs, h, alpha, beta, out)
+                return self.chance(depth, n, acts, probs, h, alpha, beta, out)
             for i in range(n):
                 memcpy(child, st, g.state_size)
                 g.apply_action(params, child, acts[i])
@@ -235,13 +304,13 @@ cdef class Solver:
                 self.store(h, v, out, -1, FLAG_EXACT)
             return v
         n = g.legal_actions(params, st, acts)
-        if hint >= 0:               # try the table's best move first
-            for i in range(n):
-                if acts[i] == hint:
-                    acts[i] = acts[0]
-                    acts[0] = hint
-                    break
         if not self.alphabeta:
+            if hint >= 0:               # try the table's best move first
+                for i in range(n):
+                    if acts[i] == hint:
+                        acts[i] = acts[0]
+                        acts[0] = hint
+                        break
             best = -INF
             for i in range(n):
                 memcpy(child, st, g.state_size)
@@ -256,21 +325,27 @@ cdef class Solver:
             if not self.aborted:
                 self.store(h, v, out, best_a, FLAG_EXACT)
             return v
+        self.order(p, n, acts, self.keys + depth * m, hint)
         best = -INF if p == 0 else INF
         for i in range(n):
             memcpy(child, st, g.state_size)
             g.apply_action(params, child, acts[i])
+            sub = self.nodes
             v = self.value(depth + 1, alpha, beta, cv)
             if (p == 0 and v > best) or (p != 0 and v < best):
                 best = v
                 best_a = acts[i]
+                best_sub = self.nodes - sub
                 memcpy(bv, cv, sizeof(double) * EG_MAX_PLAYERS)
                 if p == 0 and best > alpha:
                     alpha = best
                 elif p != 0 and best < beta:
                     beta = best
-                if alpha >= beta:
-                    break
+                if alpha >= beta or (self.star and (best >= self.hi if p == 0 else best <= self.lo)):
+                    break               # a cutoff, or nothing better can exist
+        if best_a >= 0 and (best > alpha0 if p == 0 else best < beta0):
+            # the move that cut off (or won) the node: rank it up
+            self.credit(p, best_a, 1.0 + best_sub)
         memcpy(out, bv, sizeof(double) * EG_MAX_PLAYERS)
         if best <= alpha0:
             flag = FLAG_UPPER
@@ -282,43 +357,102 @@ cdef class Solver:
             self.store(h, best, out, best_a, flag)
         return best
 
-    cdef double chance_star1(self, int depth, int n, const int *acts, const double *probs,
-                             uint64_t h, double alpha, double beta, double *out) noexcept nogil:
-        """A chance node searched with Ballard's Star1 (1983): with the scalar
-        known to lie in [lo, hi], each outcome gets the window that could
-        still move the mean across (alpha, beta), and the node fails low or
-        high as soon as the outcomes searched decide it."""
+    cdef double chance(self, int depth, int n, const int *acts, const double *probs,
+                       uint64_t h, double alpha, double beta, double *out) noexcept nogil:
+        """A chance node of a bounded two-player search, fail-soft.
+
+        Each outcome i keeps bounds [lb_i, ub_i] on its value ([lo, hi] at
+        first); the node fails low once sum(p_i ub_i) <= alpha and high once
+        sum(p_i lb_i) >= beta. Outcome i can only matter inside its Star1
+        window (A_i, B_i) (Ballard 1983, here with the other outcomes' known
+        bounds in place of lo and hi): at or below A_i the node fails low,
+        at or above B_i it fails high.
+
+        Two passes. The first searches each outcome with the node's own
+        window where that is narrower than (A_i, B_i): a node asked "is the
+        mean <= alpha?" first asks each outcome "is your value <= alpha?",
+        which is cheap (one side of a proof), and often decides the node
+        alone; Star1 would search the first outcome with a far wider window,
+        usually for its exact value. The second pass re-searches each
+        outcome not yet exact with its full (A_i, B_i): it either decides
+        the node or makes the outcome exact, so after it the node is exact.
+        """
         cdef const GameDef *g = self.g
         cdef char *st = self.states + depth * g.state_size
         cdef char *child = st + g.state_size
+        cdef int m = g.max_actions + 1
+        cdef double *lb = self.lb + depth * m
+        cdef double *ub = self.ub + depth * m
+        cdef char *ex = self.exact + depth * m
         cdef double cv[EG_MAX_PLAYERS]
-        cdef double done = 0.0, rest = 1.0, a_i, b_i, v, bound
-        cdef int i, k
+        cdef double L = 0.0, U = 0.0, a, b, v, pi
+        cdef double lo = self.lo, hi = self.hi
+        cdef int i, k, second
         for i in range(n):
-            rest -= probs[i]
-            if rest < 0.0:
-                rest = 0.0
-            a_i = (alpha - done - self.hi * rest) / probs[i]
-            b_i = (beta - done - self.lo * rest) / probs[i]
-            memcpy(child, st, g.state_size)
-            g.apply_action(g.params, child, acts[i])
-            v = self.value(depth + 1, a_i if a_i > self.lo else self.lo - 1.0,
-                           b_i if b_i < self.hi else self.hi + 1.0, cv)
-            if self.aborted:
-                return 0.0
-            if v <= a_i:            # the mean cannot rise above alpha
-                bound = done + probs[i] * v + self.hi * rest
-                self.store(h, bound, out, -1, FLAG_UPPER)
-                return bound
-            if v >= b_i:            # the mean cannot fall below beta
-                bound = done + probs[i] * v + self.lo * rest
-                self.store(h, bound, out, -1, FLAG_LOWER)
-                return bound
-            done += probs[i] * v
-            for k in range(self.nplayers):
-                out[k] += probs[i] * cv[k]
-        self.store(h, done, out, -1, FLAG_EXACT)
-        return done
+            lb[i] = lo
+            ub[i] = hi
+            ex[i] = 0
+            L += probs[i] * lo
+            U += probs[i] * hi
+        for second in range(2):
+            for i in range(n):
+                if ex[i]:
+                    continue
+                pi = probs[i]
+                a = (alpha - (U - pi * ub[i])) / pi         # A_i
+                b = (beta - (L - pi * lb[i])) / pi          # B_i
+                if not second and a < beta and b > alpha:   # else the windows do not meet
+                    if a < alpha:
+                        a = alpha
+                    if b > beta:
+                        b = beta
+                if a <= lo:
+                    a = lo - 1.0
+                if b >= hi:
+                    b = hi + 1.0
+                memcpy(child, st, g.state_size)
+                g.apply_action(g.params, child, acts[i])
+                v = self.value(depth + 1, a, b, cv)
+                if self.aborted:
+                    return 0.0
+                if v <= a:                  # an upper bound on outcome i
+                    if v < ub[i]:
+                        U += pi * (v - ub[i])
+                        ub[i] = v
+                    # in the second pass a <= A_i: the node fails low (up to rounding)
+                    if U <= alpha or second:
+                        if U > alpha:
+                            U = alpha
+                        self.store(h, U, out, -1, FLAG_UPPER)
+                        return U
+                elif v >= b:                # a lower bound on outcome i
+                    if v > lb[i]:
+                        L += pi * (v - lb[i])
+                        lb[i] = v
+                    if L >= beta or second:
+                        if L < beta:
+                            L = beta
+                        self.store(h, L, out, -1, FLAG_LOWER)
+                        return L
+                else:                       # exact: its vector counts
+                    L += pi * (v - lb[i])
+                    U += pi * (v - ub[i])
+                    lb[i] = v
+                    ub[i] = v
+                    ex[i] = 1
+                    for k in range(self.nplayers):
+                        out[k] += pi * cv[k]
+                    if U <= alpha:
+                        self.store(h, U, out, -1, FLAG_UPPER)
+                        return U
+                    if L >= beta:
+                        self.store(h, L, out, -1, FLAG_LOWER)
+                        return L
+        v = 0.0                             # every outcome exact
+        for i in range(n):
+            v += probs[i] * lb[i]
+        self.store(h, v, out, -1, FLAG_EXACT)
+        return v
 
     cdef raise_if_aborted(self):
         if self.overlong:
@@ -366,6 +500,25 @@ cdef class Solver:
                 best_a = a
                 vec = row
         return [vec, best_a, rows]
+
+    def probe(self, state, double alpha, double beta) -> tuple:
+        """The search of ``state`` (a 'solvers.State' capsule) with the window
+        (alpha, beta), as the search runs it inside (fail-soft): ``(v,
+        vector)``, where v <= alpha is an upper bound on the value, v >= beta
+        a lower bound, and otherwise v and the vector are exact. For tests
+        of the pruning; the table is kept as for :meth:`solve`."""
+        cdef const GameDef *g = self.g
+        cdef double out[EG_MAX_PLAYERS]
+        cdef double v
+        if not alpha < beta:
+            raise SolversError(f"the window needs alpha < beta, not ({alpha}, {beta})")
+        memcpy(self.states, state_from(state), g.state_size)
+        self.aborted = False
+        self.overlong = False
+        with nogil:
+            v = self.value(0, alpha, beta, out)
+        self.raise_if_aborted()
+        return v, [out[k] for k in range(self.nplayers)]
 
     def solve(self, state, *, bint per_action=False, bint line=True) -> dict:
         """The exact value of ``state`` (a 'solvers.State' capsule).

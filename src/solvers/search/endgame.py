@@ -177,7 +177,9 @@ def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
 
     # A game whose every return lies in a known range (win shares: 0..1)
     # says so with ``return_bounds``; two-player searches then prune at
-    # chance nodes too (Star1).
+    # chance nodes too (Star1 windows after a cheap pass with the node's own
+    # window) and stop a decision node once a move reaches the best value
+    # possible.
     return _cend.Solver(state.game._gamedef_capsule(), mode=mode, tt_bits=tt_bits,
                         max_nodes=max_nodes, owner=state.game,
                         return_bounds=getattr(state.game, "return_bounds", None))
