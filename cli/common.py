@@ -43,6 +43,23 @@ def percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], None]) -> bool:
+    """Deal chance from the game's seed and let ``ai`` move every seat but 0,
+    calling ``announce(seat, move)`` for each AI move; True when seat 0 is to
+    move, False when the game is over."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_seeded_chance()
+            continue
+        seat = state.current_player()
+        if seat == 0:
+            return True
+        action = ai.step(state)
+        announce(seat, state.action_to_string(action))
+        state.apply_action(action)
+    return False
+
+
 def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str,
              value_label: str = "value",
              commands: Mapping[str, Callable[[], int | None]] | None = None) -> int | None:

@@ -6,7 +6,7 @@ import click
 
 import solvers
 
-from .common import ask_move, out
+from .common import ask_move, out, play_until_seat_zero
 from .render_c2c import draw_sheet
 
 HELP_LINE = ("Type a move's number or its words (e.g. 'cross Hollywood', "
@@ -51,16 +51,7 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str,
     out.print(f"Coast to Coast, seed {seed}" + (f", challenge {challenge}" if challenge else "")
               + f". {HELP_LINE}")
     shown_round = -1
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_seeded_chance()
-            continue
-        seat = state.current_player()
-        if seat != 0:
-            action = ai.step(state)
-            out.print(f"  player {seat}: {state.action_to_string(action)}")
-            state.apply_action(action)
-            continue
+    while play_until_seat_zero(state, ai, lambda seat, move: out.print(f"  player {seat}: {move}")):
         if state.round != shown_round:
             shown_round = state.round
             _show(state, m, required)

@@ -10,7 +10,7 @@ import click
 import solvers
 from solvers.errors import SolversError
 
-from .common import ask_move, out, print_json
+from .common import ask_move, out, play_until_seat_zero, print_json
 from .render_switchbacks import SEAT_LETTERS, describe_player, draw_map, legend
 
 HELP_LINE = ("Explore with 'TILE HEX' (e.g. '12 5' or 'explore 12 on hex 5'); then pick a "
@@ -87,16 +87,10 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bo
     out.print(f"Switchbacks, {players} players, seed {seed}. You are player 0 ({SEAT_LETTERS[0]}).")
     out.print(legend(players))
     out.print(HELP_LINE)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_seeded_chance()
-            continue
-        seat = state.current_player()
-        if seat != 0:
-            action = ai.step(state)
-            out.print(f"  player {seat} ({SEAT_LETTERS[seat]}): {state.action_to_string(action)}")
-            state.apply_action(action)
-            continue
+    def announce(seat: int, move: str) -> None:
+        out.print(f"  player {seat} ({SEAT_LETTERS[seat]}): {move}")
+
+    while play_until_seat_zero(state, ai, announce):
         if state.step == "explore":
             _show(state, color)
         action = _ask(state, ai, color)
