@@ -4,27 +4,11 @@ import json
 
 import pytest
 
-from solvers.cli.main import main
+from cli_helpers import one_error_line, run
 from solvers.games.c2c.data import load_map
 
 MAP = load_map()
 NAMES = [l.name for l in MAP.locations]
-
-
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        import io
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_error_line(err):
-    lines = [l for l in err.splitlines() if l.strip()]
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def test_help_teaches(capsys):

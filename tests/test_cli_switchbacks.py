@@ -1,32 +1,16 @@
 """`solve switchbacks`: bad positions give one error line (exit 2); analyse,
 endgame and play work on small budgets."""
 
-import io
 import json
 
 import pytest
 
 import solvers
-from solvers.cli.main import main
+from cli_helpers import one_error_line, run
 from solvers.cli.switchbacks import parse_move
 from solvers.cli.render_switchbacks import complete_hexes, draw_map
 from solvers.games.switchbacks.position import load_position, state_to_position
 from solvers.rng import SplitMix64
-
-
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_error_line(err):
-    lines = [l for l in err.splitlines() if l.strip()]
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def near_end(tiles_left, seed):
