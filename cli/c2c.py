@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import csv
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from solvers.data import read_text
 from solvers.errors import SolversError
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
@@ -29,13 +29,7 @@ def _load_map(map_file: str | None) -> CoastMap:
 def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
     if path == "-":
         return parse_deal(sys.stdin.read().splitlines(), m, challenge, source="stdin")
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as e:
-        raise SolversError(f"cannot read deal file {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise SolversError(f"deal file {path} is not UTF-8 text") from None
-    return parse_deal(text.splitlines(), m, challenge, source=path)
+    return parse_deal(read_text(path, "deal file").splitlines(), m, challenge, source=path)
 
 
 @click.group("c2c", invoke_without_command=True)

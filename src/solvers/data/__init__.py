@@ -19,15 +19,20 @@ def builtin_json(name: str) -> Any:
     return json.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
 
 
+def read_text(path: str | Path, what: str) -> str:
+    """A user's text file (``what`` names it in errors: "deal file")."""
+    try:
+        return Path(path).read_text("utf-8")
+    except OSError as e:
+        raise SolversError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise SolversError(f"{what} {path}: not UTF-8 text") from None
+
+
 def read_json(path: str | Path, what: str = "map file") -> Any:
     """A user's JSON file, decoded; errors name the file and the place."""
     source = str(path)
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as e:
-        raise SolversError(f"cannot read {what} {source}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise SolversError(f"{what} {source}: not UTF-8 text") from None
+    text = read_text(path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
