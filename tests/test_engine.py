@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import jsonschema
@@ -383,20 +384,28 @@ def test_stop_ends_a_running_go_with_the_best_so_far_and_busy_guards_the_game():
     assert ok(session, {"cmd": "go", "iterations": 20})["iterations"] == 20
 
 
-def test_server_reads_stop_while_go_runs():
-    # serve() over a pipe: the reader answers stop while the worker searches.
+@contextmanager
+def served_pipe():
+    """serve() on a thread reading a pipe: yields (writer, output buffer);
+    on leaving, the pipe is closed and the server must finish."""
     read_fd, write_fd = os.pipe()
     output = io.BytesIO()
     with os.fdopen(read_fd, "rb") as inp:
         server = threading.Thread(target=serve, args=(inp, output))
         server.start()
         with os.fdopen(write_fd, "wb", buffering=0) as w:
-            w.write(b'{"id":1,"cmd":"new","game":"switchbacks","seed":2}\n{"id":2,"cmd":"deal"}\n')
-            w.write(b'{"id":3,"cmd":"go","time":60}\n{"id":4,"cmd":"legal"}\n')
-            w.write(b'{"id":5,"cmd":"apply","move":"buddy up"}\n{"id":6,"cmd":"stop"}\n')
-            w.write(b'{"id":7,"cmd":"quit"}\n')
+            yield w, output
         server.join(30)
-    assert not server.is_alive()
+        assert not server.is_alive()
+
+
+def test_server_reads_stop_while_go_runs():
+    # serve() over a pipe: the reader answers stop while the worker searches.
+    with served_pipe() as (w, output):
+        w.write(b'{"id":1,"cmd":"new","game":"switchbacks","seed":2}\n{"id":2,"cmd":"deal"}\n')
+        w.write(b'{"id":3,"cmd":"go","time":60}\n{"id":4,"cmd":"legal"}\n')
+        w.write(b'{"id":5,"cmd":"apply","move":"buddy up"}\n{"id":6,"cmd":"stop"}\n')
+        w.write(b'{"id":7,"cmd":"quit"}\n')
     replies = [check(json.loads(line)) for line in output.getvalue().decode().splitlines()]
     ids = [r["id"] for r in replies]
     assert sorted(ids) == [1, 2, 3, 4, 5, 6, 7]
@@ -420,19 +429,13 @@ def test_stop_of_an_agent_that_cannot_be_interrupted(monkeypatch):
     monkeypatch.setitem(_REGISTRY, "sleepy", Sleepy)
     requests = [{"id": 1, "cmd": "new", "game": "c2c", "seed": 1}, {"id": 2, "cmd": "deal"},
                 {"id": 3, "cmd": "go", "agent": "sleepy"}, {"id": 4, "cmd": "stop"}]
-    read_fd, write_fd = os.pipe()
-    output = io.BytesIO()
-    with os.fdopen(read_fd, "rb") as inp:
-        server = threading.Thread(target=serve, args=(inp, output))
-        server.start()
-        with os.fdopen(write_fd, "wb", buffering=0) as w:
-            w.write("".join(json.dumps(r) + "\n" for r in requests).encode())
-            while b'"id":4' not in output.getvalue():
-                time.sleep(0.01)
-            w.write(b'{"id":5,"cmd":"legal"}\n')
-            while b'"id":3' not in output.getvalue():
-                time.sleep(0.01)
-        server.join(30)
+    with served_pipe() as (w, output):
+        w.write("".join(json.dumps(r) + "\n" for r in requests).encode())
+        while b'"id":4' not in output.getvalue():
+            time.sleep(0.01)
+        w.write(b'{"id":5,"cmd":"legal"}\n')
+        while b'"id":3' not in output.getvalue():
+            time.sleep(0.01)
     replies = [check(json.loads(line)) for line in output.getvalue().decode().splitlines()]
     assert [r["id"] for r in replies] == [1, 2, 4, 5, 3]
     assert replies[2]["result"] == {"stopped": False, "go": 3}
