@@ -34,7 +34,7 @@ from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_GetContext,
                                 PyCapsule_SetContext)
 from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t, int64_t
-from libc.stdlib cimport malloc, free as c_free
+from libc.stdlib cimport malloc, qsort, free as c_free
 from libc.string cimport memcpy, memset
 
 from c2c cimport *
@@ -774,10 +774,10 @@ cdef class GameCore:
         B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * (width * (1 + 4 * rounds) + 4))
         B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * kids)
         B.table = <int32_t *> malloc(sizeof(int32_t) * table)
-        B.order = <int32_t *> malloc(sizeof(int32_t) * kids)
+        B.rank = <int64_t *> malloc(sizeof(int64_t) * kids)
         B.slot = <uint32_t *> malloc(sizeof(uint32_t) * kids)
         try:
-            if (B.hist == NULL or B.kids == NULL or B.table == NULL or B.order == NULL
+            if (B.hist == NULL or B.kids == NULL or B.table == NULL or B.rank == NULL
                     or B.slot == NULL):
                 raise MemoryError()
             memset(B.table, 0xFF, sizeof(int32_t) * table)
@@ -795,7 +795,7 @@ cdef class GameCore:
             c_free(B.hist)
             c_free(B.kids)
             c_free(B.table)
-            c_free(B.order)
+            c_free(B.rank)
             c_free(B.slot)
         moves.reverse()
         plan = []
@@ -871,7 +871,7 @@ cdef struct Beam:
     int32_t *table        # open addressing over kids (-1: empty)
     uint32_t table_mask
     uint32_t *slot        # where each kid sits in the table (to empty it again)
-    int32_t *order
+    int64_t *rank         # kids ranked for keeping (see beam_keep)
 
 
 cdef inline int32_t beam_value(const Beam *B, uint32_t circled, uint32_t crossed,
@@ -922,62 +922,25 @@ cdef void beam_offer(Beam *B, uint32_t circled, uint32_t crossed, uint32_t exact
     e.value, e.parent, e.card, e.loc = v, parent, card, loc
 
 
-cdef inline bint beam_before(const BeamEntry *kids, int32_t a, int32_t b) noexcept nogil:
-    return kids[a].value > kids[b].value or (kids[a].value == kids[b].value and a < b)
-
-
-cdef void beam_sort(const BeamEntry *kids, int32_t *idx, int n) noexcept nogil:
-    """Sort child indices best first (insertion sort for short runs, else merge)."""
-    cdef int i, j
-    cdef int32_t x
-    if n < 24:
-        for i in range(1, n):
-            x = idx[i]
-            j = i - 1
-            while j >= 0 and beam_before(kids, x, idx[j]):
-                idx[j + 1] = idx[j]
-                j -= 1
-            idx[j + 1] = x
-        return
-    cdef int half = n // 2
-    beam_sort(kids, idx, half)
-    beam_sort(kids, idx + half, n - half)
-    cdef int32_t *tmp = <int32_t *> malloc(sizeof(int32_t) * n)
-    if tmp == NULL:
-        return                       # left as two sorted halves: still a fair beam
-    i, j = 0, half
-    cdef int k = 0
-    while i < half and j < n:
-        if beam_before(kids, idx[j], idx[i]):
-            tmp[k] = idx[j]
-            j += 1
-        else:
-            tmp[k] = idx[i]
-            i += 1
-        k += 1
-    while i < half:
-        tmp[k] = idx[i]
-        i += 1
-        k += 1
-    while j < n:
-        tmp[k] = idx[j]
-        j += 1
-        k += 1
-    memcpy(idx, tmp, sizeof(int32_t) * n)
-    c_free(tmp)
+cdef int beam_rank_desc(const void *a, const void *b) noexcept nogil:
+    cdef int64_t x = (<const int64_t *> a)[0], y = (<const int64_t *> b)[0]
+    return (x < y) - (x > y)
 
 
 cdef int beam_keep(Beam *B) noexcept nogil:
     """Move the best `width` children into the history; returns where the
     new layer starts, and clears the children."""
     cdef int i, start = B.n_hist, n = B.n_kids
+    cdef int64_t low = ((<int64_t> 1) << 32) - 1
+    # Best value first, ties in the order the children were made: the rank
+    # is the value above 32 bits that put the earlier child first.
     for i in range(n):
-        B.order[i] = i
-    beam_sort(B.kids, B.order, n)
+        B.rank[i] = <int64_t> B.kids[i].value * (low + 1) + (low - i)
+    qsort(B.rank, n, sizeof(int64_t), beam_rank_desc)
     if n > B.width:
         n = B.width
     for i in range(n):
-        B.hist[B.n_hist] = B.kids[B.order[i]]
+        B.hist[B.n_hist] = B.kids[low - (B.rank[i] & low)]
         B.n_hist += 1
     for i in range(B.n_kids):
         B.table[B.slot[i]] = -1
