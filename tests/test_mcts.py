@@ -415,23 +415,54 @@ def test_tree_links_hold_as_edge_blocks_grow_and_move(iterations):
     game = solvers.load_game("switchbacks", players=2)
     state = game.new_initial_state(seed=1)
     state.apply_seeded_chance()
-    search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game)
+    # (uniformly random rollouts: their wider trees are the ones that compact)
+    search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game,
+                          rollout="random")
     r = search.run(iterations=iterations)
     assert search._check_tree() == search.nodes_used == r["nodes"] <= iterations + 1
     assert sum(r["visits"]) == iterations
     assert (search._compactions > 0) == (iterations > 10_000)
     assert search.memory_bytes >= search.nodes_used * (cmcts.NODE_BYTES + cmcts.EDGE_BYTES)
-    again = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game)
+    again = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=2, owner=game,
+                         rollout="random")
     assert again.run(iterations=iterations) | {"seconds": 0} == r | {"seconds": 0}
 
 
-def test_playout_hook_is_used_only_for_full_informed_rollouts():
+def test_playout_hook_serves_every_rollout_mode():
     import solvers
     game = solvers.load_game("switchbacks", players=2)
     assert cmcts.gamedef_flags(game._gamedef_capsule())["playout"]
     state = game.new_initial_state(seed=1)
     state.apply_seeded_chance()
-    for kw in ({}, {"informed_rollouts": False}, {"rollout_plies": 4}):
+    for kw in ({}, {"rollout": "random"}, {"rollout": "own"}, {"rollout_plies": 4}):
         r = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=1, owner=game,
                          **kw).run(iterations=3000)
         assert r["action"] in state.legal_actions() and sum(r["visits"]) == 3000
+
+
+def test_rollout_modes_name_who_plays_the_policy():
+    import solvers
+    from solvers.search.mcts import ROLLOUTS, make_search
+
+    assert ROLLOUTS == cmcts.ROLLOUTS
+    sb = solvers.load_game("switchbacks", players=2)
+    state = sb.new_initial_state(seed=4)
+    state.apply_seeded_chance()
+    runs = {mode: mcts_search(state, iterations=2000, seed=3, rollout=mode) for mode in ROLLOUTS}
+    assert len({tuple(r.visits) for r in runs.values()}) == 3      # three different searches
+    assert tuple(mcts_search(state, iterations=2000, seed=3).visits) == tuple(runs["own"].visits)
+    assert solvers.load_agent("mcts", sb).rollout == "own" == sb.default_rollout
+    # one player: "own" is every seat
+    solo = solvers.load_game("c2c", players=1)
+    state = solo.new_initial_state(seed=2)
+    state.apply_seeded_chance()
+    a, b = (mcts_search(state, iterations=1500, seed=9, rollout=m) for m in ("own", "policy"))
+    assert (a.actions, a.visits, a.values) == (b.actions, b.visits, b.values)
+    assert solvers.load_agent("mcts", solo).rollout == "policy"
+    for bad in ("greedy", "", 3):
+        with pytest.raises(SolversError):
+            make_search(state, rollout=bad)
+        with pytest.raises(SolversError):
+            solvers.load_agent("mcts", solo, rollout=bad)
+    with pytest.raises(SolversError):
+        cmcts.Search(solo._gamedef_capsule(), state._state_capsule(), owner=solo, rollout="most")

@@ -1,7 +1,7 @@
 """The Switchbacks kernel against the reference rules, and its C interface."""
 
 import ctypes
-from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_size_t, c_uint64, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 import pytest
 
@@ -260,7 +260,7 @@ class GameDef(ctypes.Structure):
         ("action_observation", CFUNCTYPE(c_int, VP, VP, c_int, c_int)),
         ("hash", CFUNCTYPE(c_uint64, VP, VP)),
         ("rollout_action", CFUNCTYPE(c_int, VP, VP, POINTER(c_uint64))),
-        ("playout", CFUNCTYPE(None, VP, VP, POINTER(c_uint64))),
+        ("playout", CFUNCTYPE(None, VP, VP, POINTER(c_uint64), c_uint)),
         ("public_decisions", c_int),
     ]
 
@@ -362,21 +362,71 @@ def test_resample_depends_only_on_what_the_player_sees(reference):
     assert tested > 0
 
 
-def test_playout_policy_is_uniform_over_the_legal_moves():
-    game = SwitchbacksKernel(2)
+def rollout_counts(game, state, draws, seed=5):
     gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
-    state = game.new_initial_state(seed=3)
-    state.apply_seeded_chance()
     st = capsule_pointer(state._state_capsule(), b"solvers.State")
-    legal = state.legal_actions()
-    rng = c_uint64(5)
-    draws = 200 * len(legal)
+    rng = c_uint64(seed)
     counts = {}
     for _ in range(draws):
         a = gd.rollout_action(gd.params, st, ctypes.byref(rng))
         counts[a] = counts.get(a, 0) + 1
+    return counts
+
+
+def test_playout_policy_without_weights_is_uniform_over_the_legal_moves():
+    game = SwitchbacksKernel(2)
+    game.core.playout_weights = (0, 0, 0)
+    state = game.new_initial_state(seed=3)
+    state.apply_seeded_chance()
+    legal = state.legal_actions()
+    counts = rollout_counts(game, state, 200 * len(legal))
     assert set(counts) == set(legal)
     assert all(100 < c < 300 for c in counts.values())
+
+
+def next_to_its_number(state, tile, hex_id):
+    where = {t: h for h, t in state.board.items()}
+    nb = state.game.map.neighbours
+    return any(t in where and (nb[hex_id] >> where[t]) & 1 for t in (tile - 1, tile + 1))
+
+
+def test_playout_policy_grows_paths():
+    """With the default weights a playout explore goes next to its number
+    +-1 about link/256 of the time (plus the random moves that happen to),
+    and a hike on such a tile puts hikers there."""
+    game = SwitchbacksKernel(2)
+    link, hike, buddy = game.core.playout_weights
+    assert (link, hike, buddy) == (230, 240, 200)
+    tested = 0
+    for state in midgame_states(2, seed=8):
+        if state.step != "explore" or state.current_player() < 0:
+            continue
+        nh = game.num_hexes
+        legal = state.legal_actions()
+        linking = [a for a in legal if next_to_its_number(state, a // nh + 1, a % nh)]
+        if not linking or len(linking) == len(legal):
+            continue
+        draws = 4000
+        counts = rollout_counts(game, state, draws, seed=tested)
+        assert set(counts) <= set(legal)
+        share = sum(counts.get(a, 0) for a in linking) / draws
+        floor = link / 256 + (1 - link / 256) * len(linking) / len(legal)
+        assert abs(share - floor) < 0.03, (share, floor)
+        # and the hike that follows, on a linking tile with both options left
+        after = state.clone()
+        after.apply_action(linking[0])
+        if after.step == "hike" and game.HIKE_BUDDIES in after.legal_actions():
+            counts = rollout_counts(game, after, 2000, seed=tested)
+            share = counts.get(game.HIKE_BUDDIES, 0) / 2000
+            n = len(after.legal_actions())
+            assert abs(share - (hike / 256 + (1 - hike / 256) / n)) < 0.04
+        tested += 1
+    assert tested >= 3
+    with pytest.raises(SolversError):
+        game.core.playout_weights = (0, 300, 0)
+    with pytest.raises(SolversError):
+        game.core.playout_weights = "strong"
+    assert game.core.playout_weights == (link, hike, buddy)
 
 
 def hikers_of(state, q):
@@ -400,10 +450,12 @@ def test_gamedef_playout_ends_in_a_position_the_rules_allow(players):
     while drawing.step != "draw":
         drawing.apply_action(drawing.legal_actions()[0])
     starts.append(drawing)
+    every = (1 << players) - 1
     for i, start in enumerate(starts):
         end = start.clone()
+        seats = (every, 0, 1 << (i % players))[i % 3]     # who plays the policy
         gd.playout(gd.params, capsule_pointer(end._state_capsule(), b"solvers.State"),
-                   ctypes.byref(c_uint64(i)))
+                   ctypes.byref(c_uint64(i)), seats)
         assert end.is_terminal() and end.step == "over" and end.just_explored is None
         assert all(not hand for hand in end.hands) and end.stack() == []
         assert sorted(end.order) == list(range(1, game.num_tiles + 1))
@@ -428,14 +480,19 @@ def test_gamedef_playout_ends_in_a_position_the_rules_allow(players):
         assert end.scores() == ref.scores() and end.returns() == ref.returns()
 
 
-def test_gamedef_playout_follows_the_move_by_move_policy():
-    """One playout call and the loop over rollout_action / sample_chance play
-    the same policy: mean scores and hikers left agree within sampling error."""
+@pytest.mark.parametrize("seats", [0b11, 0b01, 0b10, 0])
+def test_gamedef_playout_follows_the_move_by_move_policy(seats):
+    """One playout call and the loop over rollout_action (for the seats that
+    play the policy; uniformly random legal moves for the others) and
+    sample_chance play alike: mean scores and hikers left agree within
+    sampling error."""
     game = SwitchbacksKernel(2)
     gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
     start = list(midgame_states(2, seed=4))[8]
-    samples = 3000
+    samples = 2000
     rng = c_uint64(11)
+    pick = SplitMix64(12)
+    out = (c_int * gd.max_actions)()
 
     def summary(end):
         return end.scores() + [end.solo[0], end.buddies[0], end.solo[1], end.buddies[1]]
@@ -443,7 +500,8 @@ def test_gamedef_playout_follows_the_move_by_move_policy():
     fast, slow = [], []
     for _ in range(samples):
         end = start.clone()
-        gd.playout(gd.params, capsule_pointer(end._state_capsule(), b"solvers.State"), ctypes.byref(rng))
+        gd.playout(gd.params, capsule_pointer(end._state_capsule(), b"solvers.State"), ctypes.byref(rng),
+                   seats)
         fast.append(summary(end))
         end = start.clone()
         st = capsule_pointer(end._state_capsule(), b"solvers.State")
@@ -453,8 +511,11 @@ def test_gamedef_playout_follows_the_move_by_move_policy():
                 break
             if player == CHANCE:
                 action = gd.sample_chance(gd.params, st, ctypes.byref(rng))
-            else:
+            elif (seats >> player) & 1:
                 action = gd.rollout_action(gd.params, st, ctypes.byref(rng))
+            else:
+                n = gd.legal_actions(gd.params, st, out)
+                action = out[pick.below(n)]
             gd.apply_action(gd.params, st, action)
         slow.append(summary(end))
     for k in range(len(fast[0])):

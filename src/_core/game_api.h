@@ -52,11 +52,13 @@ typedef struct GameDef {
        game-agnostic; it is a policy, not a rule. */
     int (*rollout_action)(const void *params, const void *st, uint64_t *rng);
     /* optional (NULL: a search loops over rollout_action / sample_chance):
-       play the playout policy from `st` to the end of the game, in place,
-       chance drawn with sample_chance's distribution. The same policy as
+       play from `st` to the end of the game, in place, chance drawn with
+       sample_chance's distribution; seat q moves by the playout policy
+       (rollout_action's distribution) when bit q of `policy_seats` is set,
+       else uniformly at random over its legal actions. The same moves as
        that loop, done in one call so the kernel can keep its own
        bookkeeping between moves. */
-    void (*playout)(const void *params, void *st, uint64_t *rng);
+    void (*playout)(const void *params, void *st, uint64_t *rng, unsigned int policy_seats);
     /* optional (0: unknown): nonzero when every player sees every decision
        (non-chance) action as itself, i.e. action_observation(st, a, q) == a
        at every decision node, so a search may skip those calls there. */

@@ -27,7 +27,7 @@ cdef extern from "game_api.h" nogil:
         int (*action_observation)(const void *params, const void *st, int action, int player) noexcept nogil
         uint64_t (*hash)(const void *params, const void *st) noexcept nogil
         int (*rollout_action)(const void *params, const void *st, uint64_t *rng) noexcept nogil
-        void (*playout)(const void *params, void *st, uint64_t *rng) noexcept nogil
+        void (*playout)(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil
         int public_decisions
 
 cdef extern from "rng.h" nogil:

@@ -22,10 +22,16 @@ Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
 * chance nodes draw with ``sample_chance``.
 
 Rollouts play the game's own playout policy (``GameDef.rollout_action``,
-or all at once through ``GameDef.playout`` when the game has it) or, without
-one, uniformly at random to the end (or ``rollout_plies`` actions, after
-which ``GameDef.returns`` of that state is used). A game that declares its
-decisions public (``GameDef.public_decisions``) is spared the
+or all at once through ``GameDef.playout`` when the game has it) for the
+seats that ``rollout`` names and uniformly random moves for the others, to
+the end (or ``rollout_plies`` actions, after which ``GameDef.returns`` of
+that state is used). ``rollout="own"`` gives the policy to the searching
+player alone: beyond the tree its opponents are modelled as playing at
+random, so a rollout measures what the searcher can make of the position
+by itself. (In Switchbacks that wins more often than racing opponents who
+follow the same policy; the measurements are in the project's issue 3
+notes.) A game that
+declares its decisions public (``GameDef.public_decisions``) is spared the
 ``action_observation`` calls at decision nodes. The loop runs without the
 GIL over the function table and two growing pools of plain C structs: nodes
 (:data:`NODE_BYTES` bytes each; one new node per iteration at most; a node
@@ -72,6 +78,7 @@ NODE_BYTES = sizeof(Node)
 EDGE_BYTES = sizeof(Edge)
 """Bytes of one parent-to-child link."""
 
+ROLLOUTS = ("policy", "own", "random")   # who plays the playout policy (Search)
 DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x (48 B + ~20-40 B of edges): a timed search stays under 1 GB
 
 # Edge blocks come in size classes 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers
@@ -120,8 +127,10 @@ cdef class Search:
     Parameters: ``gamedef`` and ``state`` capsules; ``c`` the exploration
     constant; ``seed`` for every random choice; ``rollout_plies`` (0 = play
     out to the end); ``determinize`` (re-deal hidden information before each
-    iteration; on by default); ``informed_rollouts`` (use the game's
-    ``rollout_action`` playout policy when it has one; on by default); ``max_nodes`` bounds the node pool (when it is
+    iteration; on by default); ``rollout``: who plays the game's playout
+    policy in rollouts, when the game has one (``"policy"`` every seat, the
+    default; ``"own"`` the searching player only; ``"random"`` nobody: the
+    others move uniformly at random); ``max_nodes`` bounds the node pool (when it is
     full, the search goes on without growing the tree); ``owner`` is any
     object to keep alive with the search (the game that owns the tables).
     """
@@ -136,7 +145,7 @@ cdef class Search:
     cdef uint64_t rng
     cdef int rollout_plies
     cdef bint determinize
-    cdef bint informed
+    cdef unsigned int policy_seats      # seats that play the playout policy
     cdef bint public_decisions
     cdef Node *nodes
     cdef int64_t n_nodes
@@ -164,7 +173,7 @@ cdef class Search:
 
     def __cinit__(self, gamedef, state, *, double c=1.4, seed=0, int rollout_plies=0,
                   bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
-                  bint informed_rollouts=True):
+                  str rollout="policy"):
         self.nodes = NULL
         self.edges = NULL
         self.root = NULL
@@ -185,6 +194,8 @@ cdef class Search:
             raise SolversError(f"the exploration constant must be >= 0, not {c}")
         if rollout_plies < 0:
             raise SolversError(f"rollout_plies must be >= 0, not {rollout_plies}")
+        if rollout not in ROLLOUTS:
+            raise SolversError(f"unknown rollout {rollout!r}; use one of {', '.join(ROLLOUTS)}")
         if max_nodes < 1:
             raise SolversError(f"max_nodes must be >= 1, not {max_nodes}")
         if max_nodes > 0x7FFFFFFF:
@@ -200,7 +211,12 @@ cdef class Search:
         self.rng = <uint64_t> (seed & 0xFFFFFFFFFFFFFFFF)
         self.rollout_plies = rollout_plies
         self.determinize = determinize and g.determinize != NULL
-        self.informed = informed_rollouts
+        if g.rollout_action == NULL or rollout == "random":
+            self.policy_seats = 0
+        elif rollout == "own":
+            self.policy_seats = 1u << self.root_player
+        else:
+            self.policy_seats = (1u << g.num_players) - 1
         self.public_decisions = g.public_decisions != 0
         if g.action_observation == NULL or g.sample_chance == NULL or g.returns == NULL:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
@@ -509,17 +525,17 @@ cdef class Search:
             self.path[depth] = best
             depth += 1
             node = best
-        # Rollout: the game's playout policy if it has one, else uniformly random.
+        # Rollout: the playout policy for the seats in policy_seats, else uniformly random.
         plies = 0
-        if self.rollout_plies == 0 and self.informed and g.playout != NULL:
-            g.playout(params, st, &self.rng)
+        if self.rollout_plies == 0 and g.playout != NULL:
+            g.playout(params, st, &self.rng, self.policy_seats)
         while self.rollout_plies == 0 or plies < self.rollout_plies:
             p = g.current_player(params, st)
             if p == GAME_TERMINAL:
                 break
             if p == GAME_CHANCE:
                 a = g.sample_chance(params, st, &self.rng)
-            elif g.rollout_action != NULL and self.informed:
+            elif (self.policy_seats >> p) & 1:
                 a = g.rollout_action(params, st, &self.rng)
             else:
                 n = g.legal_actions(params, st, self.actions)

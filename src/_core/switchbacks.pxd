@@ -36,6 +36,10 @@ ctypedef struct SbParams:
     int num_actions
     uint64_t all_hexes
     uint64_t neighbours[SB_MAX]               # hex -> mask of adjacent hexes
+    # The playout policy's weights, out of 256 (switchbacks.pyx, policy_*)
+    int pol_link            # explore next to a tile one above or below
+    int pol_hike            # hike on a tile next to its number +-1
+    int pol_buddy           # buddy up on a tile that is not
     # Zobrist keys
     uint64_t z_tile[SB_MAX][SB_MAX]           # tile index, hex
     uint64_t z_hiker[SB_MAX][2 * SB_MAX_PLAYERS]

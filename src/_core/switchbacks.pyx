@@ -46,6 +46,9 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long x) nogil
 
 STEP_NAMES = ("deal", "explore", "hike", "draw", "over")
+# The playout policy's default weights (link, hike, buddy) out of 256, tuned
+# by MCTS matches against the random and greedy agents (issue 3 notes).
+PLAYOUT_WEIGHTS = (230, 240, 200)
 cdef uint64_t ONE = 1
 
 
@@ -345,41 +348,126 @@ cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:
     return ctz64(m)
 
 
-cdef int sb_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
-    """``GameDef.rollout_action``: a uniformly random legal move, drawn without
-    listing the moves (explore = a random tile of the hand on a random empty
-    hex, which is uniform over the tile x hex pairs that ``legal_actions``
-    lists), so playouts are cheap."""
-    cdef const SbParams *p = <const SbParams *>params
-    cdef const SbState *s = <const SbState *>st
-    cdef uint64_t hand, empty
-    cdef int opts[4]
-    cdef int n
+cdef inline uint64_t link_spots(const SbParams *p, const SbState *s, int t) noexcept nogil:
+    """Empty hexes next to tile t-1 or t+1 (t a tile index, from 0)."""
+    cdef uint64_t m = 0
+    if t >= 1 and s.tile_hex[t - 1] >= 0:
+        m |= p.neighbours[s.tile_hex[t - 1]]
+    if t + 1 < p.num_tiles and s.tile_hex[t + 1] >= 0:
+        m |= p.neighbours[s.tile_hex[t + 1]]
+    return m & p.all_hexes & ~s.explored
+
+
+cdef inline int policy_explore(const SbParams *p, const SbState *s, uint64_t hand, int in_hand,
+                               const int8_t *empties, int n_empty, uint64_t *r, int *tile,
+                               bint informed) noexcept nogil:
+    """A playout's explore. Informed (the playout policy): with chance
+    pol_link/256, a tile of the hand on an empty hex next to its number +-1
+    (uniformly over such pairs) when there is one. Otherwise, and always when
+    not informed: a random tile of the hand on a random empty hex (from the
+    array ``empties`` when given, else from the map), which is uniform over
+    the tile x hex pairs that ``legal_actions`` lists. Returns the hex and
+    sets ``tile`` (an index)."""
+    cdef uint64_t spots[10]
+    cdef int tiles[10]
+    cdef int counts[10]
+    cdef uint64_t h
+    cdef int n = 0, total = 0, t, k, i
+    if informed and p.pol_link > 0 and rng_below_mul(r, 256) < p.pol_link:
+        h = hand
+        while h:
+            t = ctz64(h)
+            h &= h - 1
+            spots[n] = link_spots(p, s, t)
+            if spots[n]:
+                tiles[n] = t
+                counts[n] = popcount64(spots[n])
+                total += counts[n]
+                n += 1
+        if total > 0:
+            k = rng_below_mul(r, total)
+            for i in range(n):
+                if k < counts[i]:
+                    tile[0] = tiles[i]
+                    return nth_bit(spots[i], k)
+                k -= counts[i]
+    tile[0] = nth_bit(hand, rng_below_mul(r, in_hand))
+    if empties != NULL:
+        return empties[rng_below_mul(r, n_empty)]
+    return nth_bit(p.all_hexes & ~s.explored, rng_below_mul(r, n_empty))
+
+
+cdef inline int policy_hike(const SbParams *p, const SbState *s, int q, int hex_id,
+                            uint64_t *r, bint informed) noexcept nogil:
+    """A playout's hike for seat q after exploring ``hex_id``: 0 buddy up,
+    1 one solo hiker, 2 a buddy pair, -1 nothing to do. Informed: on a tile
+    next to its number +-1 hike (a pair first) with chance pol_hike/256, on
+    any other tile buddy up with chance pol_buddy/256. Otherwise a random
+    option."""
+    cdef int solo = s.solo[q], pairs = s.pairs[q], n, a, t
+    cdef uint64_t near
+    n = (solo >= 2) + (solo >= 1) + (pairs >= 1)
+    if n == 0:
+        return -1
+    if informed and n > 1:
+        t = s.hex_tile[hex_id] - 1
+        near = 0
+        if t >= 1 and s.tile_hex[t - 1] >= 0:
+            near |= ONE << s.tile_hex[t - 1]
+        if t + 1 < p.num_tiles and s.tile_hex[t + 1] >= 0:
+            near |= ONE << s.tile_hex[t + 1]
+        if near & p.neighbours[hex_id]:
+            if rng_below_mul(r, 256) < p.pol_hike:
+                return 2 if pairs >= 1 else 1
+        elif solo >= 2 and rng_below_mul(r, 256) < p.pol_buddy:
+            return 0
+    a = rng_below_mul(r, n) if n > 1 else 0
+    if solo < 2:
+        a += 1                  # no buddy-up option
+    if solo < 1:
+        a += 1                  # nor a solo one
+    return a
+
+
+cdef inline int playout_move(const SbParams *p, const SbState *s, uint64_t *rng,
+                             bint informed) noexcept nogil:
+    """A playout's move for the player to move at an explore or hike step."""
+    cdef uint64_t hand
+    cdef int t, h
     if s.step == SB_EXPLORE:
         hand = s.hand[s.player]
-        empty = p.all_hexes & ~s.explored
-        return (nth_bit(hand, rng_below(rng, popcount64(hand))) * p.num_hexes
-                + nth_bit(empty, rng_below(rng, popcount64(empty))))
-    n = hike_options(p, s, opts)
-    return opts[rng_below(rng, n) if n > 1 else 0]
+        h = policy_explore(p, s, hand, popcount64(hand), NULL, popcount64(p.all_hexes & ~s.explored),
+                           rng, &t, informed)
+        return t * p.num_hexes + h
+    return p.buddy_up + policy_hike(p, s, s.player, s.just_explored, rng, informed)
 
 
-cdef void sb_playout(const void *params, void *st, uint64_t *rng) noexcept nogil:
-    """``GameDef.playout``: the playout policy of ``sb_rollout_action`` (and
-    chance as ``sb_sample_chance`` draws it: uniformly from the stack)
-    played to the end in one call. Whole turns run in a tight loop on the
-    struct: explore a random tile of the hand on a random empty hex, pick a
-    random hike option when there is a choice, draw a random tile of the
-    stack, pass to the next seat with tiles. The empty hexes are kept in an
-    array (a random one is removed in O(1)) and random numbers come from
-    ``rng_below_mul``, so the moves follow the same distribution as the
+cdef int sb_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """``GameDef.rollout_action``: the playout policy's move (``policy_explore``
+    and ``policy_hike``), drawn without listing the moves. A few rules of
+    thumb, each followed most of the time (the weights): put a tile next to
+    its number +-1, where a path can grow; hike on such a tile (a buddy pair
+    first); buddy up rather than hike on a tile that starts nothing."""
+    return playout_move(<const SbParams *>params, <const SbState *>st, rng, True)
+
+
+cdef void sb_playout(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil:
+    """``GameDef.playout``: the moves of ``sb_rollout_action`` for the seats in
+    ``policy_seats`` and uniformly random moves for the others (chance as
+    ``sb_sample_chance`` draws it: uniformly from the stack), played to the
+    end in one call. Whole turns run in a tight loop on the struct: explore,
+    hike, draw a random tile of the stack, pass to the next seat with tiles.
+    The empty hexes are kept in an array (``slot`` says where each is, so any
+    one is removed in O(1)), so the moves follow the same distribution as the
     move-by-move loop but not the same draws."""
     cdef const SbParams *p = <const SbParams *>params
     cdef SbState *s = <SbState *>st
     cdef int8_t empties[SB_MAX]
+    cdef int8_t slot[SB_MAX]
     cdef int in_hand[SB_MAX_PLAYERS]
-    cdef int q, t, h, n, i, a, ne, seat, solo, pairs, np = p.num_players
+    cdef int q, t, h, n, i, a, ne, seat, np = p.num_players
     cdef int num_tiles = p.num_tiles, pos
+    cdef bint informed
     cdef int8_t tmp
     cdef uint64_t m
     cdef uint64_t r                     # the generator, in a register: the int8
@@ -391,13 +479,15 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng) noexcept nogil
         if s.step == SB_DEAL or s.step == SB_DRAW:
             a = sb_sample_chance(params, st, rng)
         else:
-            a = sb_rollout_action(params, st, rng)
+            a = playout_move(p, s, rng, (policy_seats >> s.player) & 1)
         sb_apply_action(params, st, a)
     ne = 0
     m = p.all_hexes & ~s.explored
     while m:
-        empties[ne] = <int8_t>ctz64(m)
+        h = ctz64(m)
         m &= m - 1
+        empties[ne] = <int8_t>h
+        slot[h] = <int8_t>ne
         ne += 1
     for q in range(np):
         n = 0
@@ -410,37 +500,29 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng) noexcept nogil
     r = rng[0]
     pos = s.pos
     while True:
+        informed = (policy_seats >> q) & 1
         # explore
-        t = nth_bit(s.hand[q], rng_below_mul(&r, in_hand[q]))
+        h = policy_explore(p, s, s.hand[q], in_hand[q], empties, ne, &r, &t, informed)
         s.hand[q] &= ~(ONE << t)
         in_hand[q] -= 1
-        i = rng_below_mul(&r, ne)
-        h = empties[i]
         ne -= 1
+        i = slot[h]
         empties[i] = empties[ne]
+        slot[empties[i]] = <int8_t>i
         place_tile(s, t + 1, h)
-        # hike: the options are buddy up (solo >= 2), one solo (solo >= 1)
-        # and a pair (pairs >= 1), in that order
-        solo = s.solo[q]
-        pairs = s.pairs[q]
-        n = (solo >= 2) + (solo >= 1) + (pairs >= 1)
-        if n > 0:
-            a = rng_below_mul(&r, n) if n > 1 else 0
-            if solo < 2:
-                a += 1                  # no buddy-up option
-            if solo < 1:
-                a += 1                  # nor a solo one
-            if a == 0:
-                s.solo[q] = <int8_t>(solo - 2)
-                s.pairs[q] = <int8_t>(pairs + 1)
-            elif a == 1:
-                s.solo[q] = <int8_t>(solo - 1)
-                s.hiker_owner[h] = <int8_t>q
-                s.hiker_count[h] = 1
-            else:
-                s.pairs[q] = <int8_t>(pairs - 1)
-                s.hiker_owner[h] = <int8_t>q
-                s.hiker_count[h] = 2
+        # hike
+        a = policy_hike(p, s, q, h, &r, informed)
+        if a == 0:
+            s.solo[q] -= 2
+            s.pairs[q] += 1
+        elif a == 1:
+            s.solo[q] -= 1
+            s.hiker_owner[h] = <int8_t>q
+            s.hiker_count[h] = 1
+        elif a == 2:
+            s.pairs[q] -= 1
+            s.hiker_owner[h] = <int8_t>q
+            s.hiker_count[h] = 2
         # draw
         if pos < num_tiles:
             i = pos + rng_below_mul(&r, num_tiles - pos)
@@ -563,6 +645,7 @@ cdef class SwitchbacksCore:
         p.all_hexes = (ONE << num_hexes) - 1 if num_hexes < 64 else ~(<uint64_t>0)
         for i in range(num_hexes):
             p.neighbours[i] = <uint64_t>neighbours[i]
+        p.pol_link, p.pol_hike, p.pol_buddy = PLAYOUT_WEIGHTS
         for i in range(SB_MAX):
             for j in range(SB_MAX):
                 p.z_tile[i][j] = splitmix64_next(&rng)
@@ -605,6 +688,26 @@ cdef class SwitchbacksCore:
 
     def __dealloc__(self):
         free(self.params)
+
+    @property
+    def playout_weights(self) -> tuple:
+        """The playout policy's weights (link, hike, buddy), each out of 256:
+        how often a playout move follows each rule of thumb of
+        ``sb_rollout_action``. Settable; (0, 0, 0) makes the policy uniformly
+        random."""
+        return (self.params.pol_link, self.params.pol_hike, self.params.pol_buddy)
+
+    @playout_weights.setter
+    def playout_weights(self, weights):
+        try:
+            link, hike, buddy = (int(w) for w in weights)
+        except (TypeError, ValueError):
+            raise SolversError("playout weights are three whole numbers (link, hike, buddy)") from None
+        if not all(0 <= w <= 256 for w in (link, hike, buddy)):
+            raise SolversError("playout weights must be between 0 and 256")
+        self.params.pol_link = link
+        self.params.pol_hike = hike
+        self.params.pol_buddy = buddy
 
     @property
     def state_size(self) -> int:

@@ -110,6 +110,9 @@ class Game(ABC):
     name: str
     num_players: int
     reference: bool
+    #: Who plays the kernel's playout policy in MCTS rollouts unless the
+    #: search is told otherwise (:func:`solvers.search.mcts.make_search`).
+    default_rollout: str = "policy"
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State: ...

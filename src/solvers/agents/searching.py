@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import SolversError
 from ..game import Game, State
 from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
-from ..search.mcts import mcts_search, playout_plies
+from ..search.mcts import ROLLOUTS, mcts_search, playout_plies
 from .base import Agent, register
 
 
@@ -41,8 +41,10 @@ class MCTSAgent(Agent):
     exact endgame search first, with ``endgame_nodes`` nodes at most and
     ``samples`` determinisations; if it is too large, search with MCTS),
     ``backend`` (auto, c, python), ``max_nodes`` (tree size bound),
-    ``rollout`` (``policy``: the kernel's playout policy where it has one,
-    the default; ``random``: uniformly random playouts).
+    ``rollout``: who plays the kernel's playout policy in rollouts, where it
+    has one (``policy``: every seat; ``own``: this player only, the others
+    move at random; ``random``: nobody; by default the game's choice,
+    ``Game.default_rollout``: ``own`` for Switchbacks, ``policy`` elsewhere).
 
     Ranking: most visits first; ``value`` is the mean return of the player to
     move after the action.
@@ -54,7 +56,7 @@ class MCTSAgent(Agent):
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
                  time: float | None = None, c: float = 1.4, rollout_plies: int = 0,
                  endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
-                 backend: str = "auto", max_nodes: int | None = None, rollout: str = "policy"):
+                 backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None):
         super().__init__(game, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -67,7 +69,9 @@ class MCTSAgent(Agent):
         self.samples = _whole("samples", samples, 1)
         self.backend = _choice("backend", backend, ("auto", "c", "python"))
         self.max_nodes = None if max_nodes is None else _whole("max_nodes", max_nodes, 1)
-        self.rollout = _choice("rollout", rollout, ("policy", "random"))
+        if rollout is None:
+            rollout = getattr(game, "default_rollout", "policy")
+        self.rollout = _choice("rollout", rollout, ROLLOUTS)
 
     def analyse(self, state: State) -> list[dict[str, Any]]:
         player = self._check(state)

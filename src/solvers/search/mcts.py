@@ -42,6 +42,9 @@ from ..errors import SolversError
 from ..game import State
 from ..rng import SplitMix64, seed_from
 
+#: Who plays a kernel's playout policy in C rollouts (see :func:`make_search`).
+ROLLOUTS = ("policy", "own", "random")
+
 HIDDEN = -2  # an action the searching player cannot see (GAME_HIDDEN in C)
 
 
@@ -282,7 +285,7 @@ class CSearch:
     """The C search (``solvers._core.mcts.Search``) with the Python result type."""
 
     def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
-                 determinize: bool = True, max_nodes: int | None = None, rollout: str = "policy"):
+                 determinize: bool = True, max_nodes: int | None = None, rollout: str | None = None):
         from .._core import mcts as _cmcts
 
         _check_root(state)
@@ -292,7 +295,7 @@ class CSearch:
         self._search = _cmcts.Search(
             state.game._gamedef_capsule(), state._state_capsule(), c=c, seed=seed_from(seed),
             rollout_plies=rollout_plies, determinize=determinize, owner=state.game,
-            informed_rollouts=(rollout == "policy"), **kwargs,
+            rollout=rollout or getattr(state.game, "default_rollout", "policy"), **kwargs,
         )
         self.player = self._search.player
 
@@ -313,17 +316,20 @@ class CSearch:
 
 def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: int | None = 0,
                 rollout_plies: int = 0, determinize: bool = True,
-                max_nodes: int | None = None, rollout: str = "policy") -> MCTS | CSearch:
+                max_nodes: int | None = None, rollout: str | None = None) -> MCTS | CSearch:
     """A search object rooted at ``state`` (``run``/``stop``/``result``).
 
     ``backend``: ``"auto"`` (C when the state offers its tables), ``"c"`` or
-    ``"python"``. ``rollout``: ``"policy"`` plays out with the kernel's own
-    playout policy when it has one (C only), ``"random"`` uniformly at random.
+    ``"python"``. ``rollout`` (C only; Python rollouts are uniformly random):
+    who plays the kernel's own playout policy in rollouts when it has one:
+    ``"policy"`` every seat, ``"own"`` the searching player only (the others
+    move uniformly at random), ``"random"`` nobody; ``None`` takes the
+    game's ``default_rollout``.
     """
     if backend not in ("auto", "c", "python"):
         raise SolversError(f"unknown search backend {backend!r}; use 'auto', 'c' or 'python'")
-    if rollout not in ("policy", "random"):
-        raise SolversError(f"unknown rollout {rollout!r}; use 'policy' or 'random'")
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise SolversError(f"unknown rollout {rollout!r}; use {', '.join(map(repr, ROLLOUTS))}")
     if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int):
         raise SolversError(f"rollout_plies must be a whole number, not {rollout_plies!r}")
     if isinstance(c, bool) or not isinstance(c, (int, float)):
@@ -340,7 +346,7 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
 def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
                 c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
                 backend: str = "auto", max_nodes: int | None = None,
-                rollout: str = "policy") -> SearchResult:
+                rollout: str | None = None) -> SearchResult:
     """Search from ``state`` for the player to move and return the result.
 
     Budget: ``iterations`` and/or ``time`` seconds (the first reached ends
