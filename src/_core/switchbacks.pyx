@@ -359,15 +359,17 @@ cdef inline uint64_t link_spots(const SbParams *p, const SbState *s, int t) noex
 
 
 cdef inline int policy_explore(const SbParams *p, const SbState *s, uint64_t hand, int in_hand,
-                               const int8_t *empties, int n_empty, uint64_t *r, int *tile,
-                               bint informed) noexcept nogil:
+                               const int8_t *empties, int n_empty, const uint64_t *near,
+                               uint64_t *r, int *tile, bint informed) noexcept nogil:
     """A playout's explore. Informed (the playout policy): with chance
     pol_link/256, a tile of the hand on an empty hex next to its number +-1
     (uniformly over such pairs) when there is one. Otherwise, and always when
     not informed: a random tile of the hand on a random empty hex (from the
     array ``empties`` when given, else from the map), which is uniform over
-    the tile x hex pairs that ``legal_actions`` lists. Returns the hex and
-    sets ``tile`` (an index)."""
+    the tile x hex pairs that ``legal_actions`` lists. ``near``, when
+    given, holds for each tile index the hexes next to its numbers +-1 on
+    the map (kept up to date by ``sb_playout``). Returns the hex and sets
+    ``tile`` (an index)."""
     cdef uint64_t spots[10]
     cdef int tiles[10]
     cdef int counts[10]
@@ -378,7 +380,10 @@ cdef inline int policy_explore(const SbParams *p, const SbState *s, uint64_t han
         while h:
             t = ctz64(h)
             h &= h - 1
-            spots[n] = link_spots(p, s, t)
+            if near != NULL:
+                spots[n] = near[t] & ~s.explored
+            else:
+                spots[n] = link_spots(p, s, t)
             if spots[n]:
                 tiles[n] = t
                 counts[n] = popcount64(spots[n])
@@ -437,7 +442,7 @@ cdef inline int playout_move(const SbParams *p, const SbState *s, uint64_t *rng,
     if s.step == SB_EXPLORE:
         hand = s.hand[s.player]
         h = policy_explore(p, s, hand, popcount64(hand), NULL, popcount64(p.all_hexes & ~s.explored),
-                           rng, &t, informed)
+                           NULL, rng, &t, informed)
         return t * p.num_hexes + h
     return p.buddy_up + policy_hike(p, s, s.player, s.just_explored, rng, informed)
 
@@ -464,6 +469,7 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng, unsigned int p
     cdef SbState *s = <SbState *>st
     cdef int8_t empties[SB_MAX]
     cdef int8_t slot[SB_MAX]
+    cdef uint64_t near[SB_MAX + 1]      # tile index -> hexes next to its numbers +-1
     cdef int in_hand[SB_MAX_PLAYERS]
     cdef int q, t, h, n, i, a, ne, seat, np = p.num_players
     cdef int num_tiles = p.num_tiles, pos
@@ -489,6 +495,15 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng, unsigned int p
         empties[ne] = <int8_t>h
         slot[h] = <int8_t>ne
         ne += 1
+    if policy_seats:
+        memset(near, 0, sizeof(uint64_t) * (num_tiles + 1))
+        m = s.on_map
+        while m:
+            t = ctz64(m)
+            m &= m - 1
+            if t >= 1:
+                near[t - 1] |= p.neighbours[s.tile_hex[t]]
+            near[t + 1] |= p.neighbours[s.tile_hex[t]]
     for q in range(np):
         n = 0
         m = s.hand[q]
@@ -502,7 +517,7 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng, unsigned int p
     while True:
         informed = (policy_seats >> q) & 1
         # explore
-        h = policy_explore(p, s, s.hand[q], in_hand[q], empties, ne, &r, &t, informed)
+        h = policy_explore(p, s, s.hand[q], in_hand[q], empties, ne, near, &r, &t, informed)
         s.hand[q] &= ~(ONE << t)
         in_hand[q] -= 1
         ne -= 1
@@ -510,6 +525,10 @@ cdef void sb_playout(const void *params, void *st, uint64_t *rng, unsigned int p
         empties[i] = empties[ne]
         slot[empties[i]] = <int8_t>i
         place_tile(s, t + 1, h)
+        if policy_seats:
+            if t >= 1:
+                near[t - 1] |= p.neighbours[h]
+            near[t + 1] |= p.neighbours[h]
         # hike
         a = policy_hike(p, s, q, h, &r, informed)
         if a == 0:
