@@ -9,7 +9,8 @@ cdef enum:
     SB_MAX = 64            # hexes and tiles: one uint64 holds a set of either
     SB_MAX_PLAYERS = 4
     SB_MAX_HIKERS = 128    # hiker counts fit an int8
-    SB_MAX_ACTIONS = 640   # hand (<= 10) x hexes (<= 64)
+    SB_MAX_HAND = 10       # tiles in a hand
+    SB_MAX_ACTIONS = 640   # hand x hexes (<= 64)
 
 # The step of a turn (reference.STEPS gives their names).
 cdef enum:

@@ -370,9 +370,9 @@ cdef inline int policy_explore(const SbParams *p, const SbState *s, uint64_t han
     given, holds for each tile index the hexes next to its numbers +-1 on
     the map (kept up to date by ``sb_playout``). Returns the hex and sets
     ``tile`` (an index)."""
-    cdef uint64_t spots[10]
-    cdef int tiles[10]
-    cdef int counts[10]
+    cdef uint64_t spots[SB_MAX_HAND]
+    cdef int tiles[SB_MAX_HAND]
+    cdef int counts[SB_MAX_HAND]
     cdef uint64_t h
     cdef int n = 0, total = 0, t, k, i
     if informed and p.pol_link > 0 and rng_below_mul(r, 256) < p.pol_link:
@@ -640,7 +640,7 @@ cdef class SwitchbacksCore:
         cdef int i, j
         cdef GameDef *g
         if not (2 <= players <= SB_MAX_PLAYERS and 1 <= num_hexes <= SB_MAX
-                and 1 <= num_tiles <= SB_MAX and 1 <= hand_size <= 10
+                and 1 <= num_tiles <= SB_MAX and 1 <= hand_size <= SB_MAX_HAND
                 and 0 < hikers < SB_MAX_HIKERS and len(neighbours) == num_hexes):
             raise SolversError("Switchbacks kernel: tables out of range")
         p = <SbParams *>calloc(1, sizeof(SbParams))
