@@ -2,13 +2,17 @@
 scoring tables, loaded from a JSON file and checked.
 
 The default file ``solvers/data/coast_to_coast.json`` follows the project's
-map decisions; a user with the real player sheet can transcribe it into the
+map decisions (``docs/rules/coast-to-coast.md#solid-lines``,
+``docs/rules/coast-to-coast.md#dashed-lines``; every field is described in
+``docs/rules/coast-to-coast.md#the-data-file-and-how-to-replace-it``); a
+user with the real player sheet can transcribe it into the
 same schema and load it with ``load_map(path)`` (``--map FILE`` on the
 command line).
 
 Location ids are assigned by highway (in the file's highway order) and then
 by region, so the locations of one highway are consecutive bits of a 32-bit
-word and "a continuous line along one highway" is a run of set bits. That is
+word and "a continuous line along one highway" is a run of set bits
+(``docs/rules/coast-to-coast.md#highway-runs``). That is
 what lets the kernel score highways with shifts and masks.
 """
 

@@ -5,8 +5,16 @@ over speed (sets of location ids, one method per step of a round); the Cython
 kernel ``solvers._core.c2c`` implements the same rules on 32-bit boards, and
 random differential tests hold the two equal.
 
-Rulebook: ``shared/rules/coast-to-coast.md``; decisions where it is silent:
-``shared/spec/coast-to-coast.md``. How a game unfolds as actions:
+The rules, and every decision where the rulebook is silent, in prose:
+``docs/rules/coast-to-coast.md`` (decisions under
+``docs/rules/coast-to-coast.md#decisions-where-the-rulebook-is-silent``);
+this module implements, among others, ``docs/rules/coast-to-coast.md#setup-deal-order``,
+``docs/rules/coast-to-coast.md#setup-circles-not-exact``,
+``docs/rules/coast-to-coast.md#circling-is-compulsory``,
+``docs/rules/coast-to-coast.md#crossed-circles-leave``,
+``docs/rules/coast-to-coast.md#seat-order``,
+``docs/rules/coast-to-coast.md#challenge-card-out-of-deck`` and
+``docs/rules/coast-to-coast.md#win-shares``. How a game unfolds as actions:
 
 * **Setup** (round 0). Chance deals the setup cards one at a time: 4 in solo;
   with several players 2 private cards to each seat in turn, then 2 public

@@ -2,7 +2,9 @@
 count, loaded from a JSON file and checked.
 
 The default file ``solvers/data/switchbacks.json`` holds the radius-3 hexagon
-of 37 hexes and the setup table of the rulebook. Hexes are given in axial
+of 37 hexes (``docs/rules/switchbacks.md#hex-map``; the fields are described
+in ``docs/rules/switchbacks.md#the-data-file-and-how-to-replace-it``) and the
+setup table of the rulebook. Hexes are given in axial
 coordinates ``[q, r]``; a hex's id is its position in the file, and two hexes
 are adjacent when their coordinates differ by one of the six axial
 directions. Another map (up to 64 hexes and 64 tiles, so that one 64-bit word

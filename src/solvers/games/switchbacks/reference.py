@@ -5,9 +5,17 @@ over speed (a dict for the map, sets for hands); the Cython kernel
 ``solvers._core.switchbacks`` implements the same rules on 64-bit boards and
 random differential tests hold the two equal.
 
-Rulebook: ``shared/rules/switchbacks.md``; decisions where it is silent:
-``shared/spec/switchbacks.md``. Tiles are numbered ``1..37``; hexes are the
-ids ``0..36`` of ``solvers/data/switchbacks.json`` (hex 18 is the centre).
+The rules, and every decision where the rulebook is silent, in prose:
+``docs/rules/switchbacks.md`` (decisions under
+``docs/rules/switchbacks.md#decisions-where-the-rulebook-is-silent``).
+Tiles are numbered ``1..37``; hexes are the ids ``0..36`` of
+``solvers/data/switchbacks.json`` (hex 18 is the centre; a picture of the
+numbering: ``docs/rules/switchbacks.md#the-map-and-the-tiles``). Among the
+decisions: ``docs/rules/switchbacks.md#first-player``,
+``docs/rules/switchbacks.md#setup-deal-order``,
+``docs/rules/switchbacks.md#forced-hike-step``,
+``docs/rules/switchbacks.md#complete-path`` and
+``docs/rules/switchbacks.md#win-shares``.
 
 How a game unfolds as actions:
 
