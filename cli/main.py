@@ -14,9 +14,9 @@ import click
 import solvers
 from solvers.errors import SolversError
 
-from .c2c import c2c
+from solvers.registry import games, load_object
+
 from .engine import engine
-from .switchbacks import switchbacks
 from .tournament import tournament
 
 
@@ -39,7 +39,8 @@ def cli() -> None:
     """
 
 
-for command in (c2c, switchbacks, tournament, engine):
+# Each game's own command group comes from its record (solvers.registry).
+for command in [load_object(g.cli) for g in games() if g.cli] + [tournament, engine]:
     cli.add_command(command)
 
 

@@ -7,6 +7,7 @@ import click
 
 import solvers
 from solvers.errors import SolversError
+from solvers.registry import game_info, games
 from solvers.tournament import TournamentResult, run_tournament, split_agent_list
 
 from .common import default_workers, out, percent, print_json, progress
@@ -28,24 +29,29 @@ from .common import default_workers, out, percent, print_json, progress
               help="Seed of the deals and of every agent's choices.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Processes playing games side by side [default: all cores].")
-@click.option("--challenge", metavar="NAME", help="Coast to Coast only: the solo challenge card.")
+@click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
+              help="A game option, e.g. challenge=\"The Alamo\" for c2c; repeat for more. "
+                   "A game's options are listed by 'solve engine' (hello).")
+@click.option("--challenge", metavar="NAME",
+              help="Short for --option challenge=NAME (games with a challenge card, e.g. c2c).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...], games: int,
-               players: int | None, seed: int, workers: int | None, challenge: str | None,
-               as_json: bool) -> None:
+               players: int | None, seed: int, workers: int | None,
+               game_options: tuple[str, ...], challenge: str | None, as_json: bool) -> None:
     """Agents play GAME against each other; win rates and mean scores.
 
     \b
     solve tournament switchbacks --agents mcts:time=1,greedy --games 100
     solve tournament switchbacks --agent mcts:iterations=2000,c=2 --agent random
     solve tournament c2c --challenge "The Alamo" --agents mcts,greedy --json
+    solve tournament c2c --option challenge="The Alamo" --agents mcts,greedy
 
     Seats rotate from game to game, and the rotations of one block share a
     deal. A shared first place counts as a half win (a third for three).
     In a 1-player game each agent plays every deal alone, and a game is won
     when its return is above 0 (the challenge card was completed, or
     without one, anything was scored). Intervals are 95%: Wilson for win
-    rates, normal for mean scores. Games: c2c, switchbacks. Agent kinds:
+    rates, normal for mean scores. GAME is any game of 'solve --help'. Agent kinds:
     random, greedy, mcts, endgame, and openspiel (OpenSpiel's ISMCTS bot,
     with the 'openspiel' extra installed).
     """
@@ -58,11 +64,7 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
         specs = [s.strip() for s in agent_each]
     else:
         raise click.UsageError("give the agents, e.g. --agents mcts:time=1,greedy")
-    options = {}
-    if challenge is not None:
-        if name != "c2c":
-            raise click.UsageError("--challenge belongs to Coast to Coast (c2c)")
-        options["challenge"] = challenge
+    options = parse_game_options(name, game_options, challenge=challenge)
     workers = workers or default_workers()
     total = _total_games(name, specs, games, players, options)
     with progress(f"{name} tournament", total) as advance:
@@ -72,6 +74,31 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
         print_json(result.to_json())
     else:
         show(result)
+
+
+def parse_game_options(name: str, pairs: tuple[str, ...], **shorthands: str | None) -> dict:
+    """``NAME=VALUE`` pairs (and shorthand flags such as ``--challenge``, each
+    the option of its own name) as the game's options, typed by its record.
+    SolversError for an option the game does not have or a bad value."""
+    info = game_info(name)
+    options: dict = {}
+    given = [(key, value) for key, value in shorthands.items() if value is not None]
+    for key, _ in given:
+        if key not in info.option_names:
+            having = [g.name for g in games() if key in g.option_names]
+            raise SolversError(f"--{key}: {name} has no option {key!r} (games with one: "
+                               f"{', '.join(having) or 'none'})")
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise SolversError(f"--option takes NAME=VALUE, not {pair!r}")
+        given.append((key.strip(), value))
+    for key, value in given:
+        if key in options:
+            raise SolversError(f"game option {key!r} is given twice")
+        options[key] = info.option(key).parse(value)
+    info.check_options(options)
+    return options
 
 
 def _total_games(name: str, specs: list[str], games: int, players: int | None,

@@ -11,7 +11,6 @@ Cython kernel (default) and the readable pure-Python reference
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 from .errors import IllegalActionError, SolversError, UnknownNameError
@@ -19,49 +18,41 @@ from .game import CHANCE, TERMINAL, Game, State
 
 __version__ = "0.1.0"
 
-# name -> (reference "module:Class", kernel "module:Class")
-_GAMES: dict[str, tuple[str, str]] = {
-    "c2c": ("solvers.games.c2c.reference:CoastToCoast", "solvers.games.c2c.kernel:CoastToCoastKernel"),
-    "switchbacks": ("solvers.games.switchbacks.reference:Switchbacks", "solvers.games.switchbacks.kernel:SwitchbacksKernel"),
-}
-_DEFAULT_PLAYERS = {"c2c": 1, "switchbacks": 2}
-_ALIASES = {
-    "coast-to-coast": "c2c", "coast_to_coast": "c2c", "coasttocoast": "c2c",
-}
-
-
 def game_names() -> list[str]:
-    """The short names of the games in the library."""
-    return sorted(_GAMES)
+    """The short names of the games in the library (their records, :mod:`solvers.registry`)."""
+    from .registry import games
+
+    return [g.name for g in games()]
 
 
 def canonical_game_name(name: str) -> str:
-    key = name.lower().strip()
-    key = _ALIASES.get(key, key)
-    if key not in _GAMES:
-        raise UnknownNameError("game", name, game_names())
-    return key
+    """A game's short name from its name or an alias, any case.
 
+    >>> canonical_game_name("Coast-to-Coast")
+    'c2c'
+    """
+    from .registry import game_info
 
-def _load(path: str) -> Any:
-    module, _, attr = path.partition(":")
-    return getattr(import_module(module), attr)
+    return game_info(name).name
 
 
 def load_game(name: str, players: int | None = None, *, reference: bool = False,
               **options: Any) -> Game:
-    """Build a game by its short name.
+    """Build a game by its short name (or an alias).
 
-    ``players`` is the number of seats (default: the game's smallest, 1 for
-    Coast to Coast, 2 for Switchbacks); other keyword options are the game's
-    own (Coast to Coast: ``challenge``, ``map``). ``reference=True`` gives the
-    pure-Python reference implementation instead of the Cython kernel.
+    ``players`` is the number of seats (default: the game's record's
+    ``default_players``, 1 for Coast to Coast, 2 for Switchbacks); other
+    keyword options are the game's own, as its record lists them (Coast to
+    Coast: ``challenge``, ``map``). ``reference=True`` gives the pure-Python
+    reference implementation instead of the Cython kernel.
     """
-    key = canonical_game_name(name)
-    ref_path, kernel_path = _GAMES[key]
-    cls = _load(ref_path if reference else kernel_path)
+    from .registry import game_info
+
+    info = game_info(name)
+    info.check_options(options)
+    cls = info.game_class(reference)
     if players is None:
-        players = _DEFAULT_PLAYERS.get(key, 1)
+        players = info.default_players
     return cls(players=players, **options)
 
 

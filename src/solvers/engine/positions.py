@@ -13,7 +13,8 @@ format, bare or as the ``start`` of a history position::
     {"game": "switchbacks", "players": 2, "start": {...}, "moves": ["explore 3 on hex 17"]}
 
 A game added later needs nothing here: it gets the history position for
-free, and may register a native format in :data:`NATIVE_FORMATS`.
+free, and may declare a native format in its record
+(:class:`solvers.registry.GameInfo` ``position``).
 
 >>> setup, state, moves = load_position({"game": "c2c", "seed": 3, "moves": []})
 >>> setup["game"], state.is_chance_node(), moves
@@ -22,14 +23,13 @@ free, and may register a native format in :data:`NATIVE_FORMATS`.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import solvers
 
 from ..errors import SolversError
+from ..registry import game_info, load_object
 from ..game import Game, State
 
 HISTORY_KEYS = ("game", "players", "options", "seed", "moves", "start")
@@ -37,60 +37,31 @@ MAX_MOVES = 10_000
 MAX_SEED = 2**64
 
 
-@dataclass
-class NativeFormat:
-    """A game's own position format: ``load(dict) -> State`` (a kernel
-    state; SolversError when the position fails its checks) and
-    ``save(State) -> dict`` (SolversError at a moment it cannot express)."""
-
-    load: Callable[[dict[str, Any]], State]
-    save: Callable[[State], dict[str, Any]]
-
-
-def _switchbacks_load(raw: dict[str, Any]) -> State:
-    from ..games.switchbacks.position import parse_position
-
-    return parse_position(raw)
-
-
-def _switchbacks_save(state: State) -> dict[str, Any]:
-    from ..games.switchbacks.position import state_to_position
-
-    return state_to_position(state)
-
-
-NATIVE_FORMATS: dict[str, NativeFormat] = {
-    "switchbacks": NativeFormat(_switchbacks_load, _switchbacks_save),
-}
-
-
-# (Empty today: the Switchbacks and Coast to Coast kernels re-deal what a seat
-# cannot see from a canonical order, and Coast to Coast replays the other
-# seats' unseen moves of a simultaneous round, so states a seat cannot tell
-# apart already search alike.)
-HIDE: dict[str, Callable[[State, int], State]] = {}
+def native_format(name: str) -> tuple[Callable[[dict[str, Any]], State],
+                                      Callable[[State], dict[str, Any]]] | None:
+    """(load, save) of a game's own position format, from its record, or
+    None: ``load(dict) -> State`` (a kernel state; SolversError when the
+    position fails its checks) and ``save(State) -> dict`` (SolversError at a
+    moment it cannot express)."""
+    return game_info(name).native_format()
 
 
 def seat_view_state(game_name: str, state: State, seat: int) -> State:
-    """The state a search for ``seat`` starts from: the game's :data:`HIDE`
-    hook applied to ``state``, or a copy of ``state`` for a game without one
-    (its searches must then re-deal every hidden card themselves, from a
-    canonical order)."""
-    hook = HIDE.get(game_name)
-    return state.clone() if hook is None else hook(state, seat)
+    """The state a search for ``seat`` starts from: the record's
+    ``seat_view`` hook applied to ``state``, or a copy of ``state`` for a
+    game without one (its searches must then re-deal every hidden card
+    themselves, from a canonical order, as both games of today do)."""
+    hook = game_info(game_name).seat_view
+    return state.clone() if hook is None else load_object(hook)(state, seat)
 
 
 def game_option_names(name: str) -> list[str]:
-    """The keyword options of a game's constructor besides ``players``.
+    """The keyword options of a game's constructor besides ``players``, from its record.
 
     >>> game_option_names("c2c")
     ['challenge', 'map']
     """
-    key = solvers.canonical_game_name(name)
-    cls = solvers._load(solvers._GAMES[key][1])
-    params = inspect.signature(cls.__init__).parameters
-    return [p for p in params if p not in ("self", "players")
-            and params[p].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    return game_info(name).option_names
 
 
 def _is_int(x: Any) -> bool:
@@ -113,11 +84,12 @@ def check_setup(raw: dict[str, Any], what: str = "new") -> dict[str, Any]:
         options = {}
     if not isinstance(options, dict):
         raise SolversError(f"{what}: 'options' should be an object of game options")
-    known = game_option_names(name)
+    info = game_info(name)
     for key, value in options.items():
-        if key not in known:
-            raise SolversError(f"{what}: {name} has no option {key!r}; it takes "
-                               f"{', '.join(known) if known else 'none'}")
+        try:
+            info.option(key)
+        except SolversError as e:
+            raise SolversError(f"{what}: {e}") from None
         if not (value is None or isinstance(value, (str, bool, int, float))):
             raise SolversError(f"{what}: option {key!r} should be a string, number or null")
     seed = raw.get("seed", 0)
@@ -173,7 +145,7 @@ def load_position(raw: Any) -> tuple[dict[str, Any], State, list[str]]:
     if not isinstance(name, str):
         raise SolversError("position: 'game' should name the game")
     name = solvers.canonical_game_name(name)
-    native = NATIVE_FORMATS.get(name)
+    native = native_format(name)
     if "moves" not in raw and "start" not in raw:
         if native is None:
             raise SolversError(f"position: {name} positions list their 'moves' from the start")
@@ -189,13 +161,14 @@ def load_position(raw: Any) -> tuple[dict[str, Any], State, list[str]]:
         start = raw["start"]
         if not isinstance(start, dict):
             raise SolversError("position: 'start' should be a JSON object")
-        state = native.load(start)
+        load, save = native
+        state = load(start)
         setup = check_setup({"game": name, "players": state.game.num_players,
                              "seed": raw.get("seed", start.get("seed", 0))}, "position")
         if raw.get("players") not in (None, state.game.num_players):
             raise SolversError(f"position: 'players' is {raw['players']!r} but the start has "
                                f"{state.game.num_players}")
-        setup["start"] = native.save(state)
+        setup["start"] = save(state)
     else:
         setup = check_setup(raw, "position")
         game = build_game(setup)
@@ -221,10 +194,10 @@ def save_position(setup: dict[str, Any], moves: list[str]) -> dict[str, Any]:
 def native_position(game_name: str, state: State) -> dict[str, Any] | None:
     """The game's own position format of ``state``, or None (no format, or
     one that cannot express this moment, like the setup deal)."""
-    native = NATIVE_FORMATS.get(game_name)
+    native = native_format(game_name)
     if native is None:
         return None
     try:
-        return native.save(state)
+        return native[1](state)
     except SolversError:
         return None

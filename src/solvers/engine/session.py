@@ -41,7 +41,7 @@ from ..agents.base import agent_class
 from ..errors import SolversError
 from ..game import CHANCE, TERMINAL, State
 from ..rng import SplitMix64
-from .positions import (MAX_SEED, build_game, check_setup, game_option_names,
+from .positions import (MAX_SEED, build_game, check_setup,
                         load_position, native_position, save_position, seat_view_state)
 
 PROTOCOL = "solvers-engine"
@@ -586,25 +586,17 @@ def _first_line(doc: str | None) -> str:
 
 def describe_engine() -> dict[str, Any]:
     """The ``hello`` result: versions, games (seats and options), agents."""
-    from .positions import NATIVE_FORMATS
+    from ..registry import games as game_records
 
-    games = []
-    for name in solvers.game_names():
-        seats = []
-        for n in range(1, 9):
-            try:
-                solvers.load_game(name, n)
-            except SolversError:
-                continue
-            seats.append(n)
-        default = solvers.load_game(name)
-        games.append({
-            "name": name,
-            "players": seats,
-            "default_players": default.num_players,
-            "options": game_option_names(name),
-            "positions": ["history"] + ([name] if name in NATIVE_FORMATS else []),
-        })
+    games = [{
+        "name": info.name,
+        "title": info.title,
+        "players": info.player_counts(),
+        "default_players": info.default_players,
+        "options": info.option_names,
+        "positions": ["history"] + ([info.name] if info.position is not None else []),
+        "default_budget": dict(info.default_budget),
+    } for info in game_records()]
     agents = []
     for name in agent_names():
         try:

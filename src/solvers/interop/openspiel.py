@@ -32,8 +32,12 @@ Contract with OpenSpiel:
 * ``returns()`` are ours: win shares with several players (constant sum 1),
   the solo score (0 for a lost challenge) in a 1-player Coast to Coast game.
 
-Game parameters: ``players`` for every game, ``challenge`` (a card name) and
-``reference`` (bool) where it applies.
+Game parameters come from the game's record (:mod:`solvers.registry`):
+``players`` and ``reference`` (bool) for every game, and each option whose
+type OpenSpiel can carry (Coast to Coast: ``challenge``, a card name, and
+``map``, a map file; ``""`` leaves a text option unset). Player counts,
+chance, information, constant-sum and utility bounds come from the record
+too, so a newly registered game needs nothing here.
 
 Which OpenSpiel bots work: the Python ISMCTS bot
 (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, through our
@@ -58,53 +62,63 @@ import pyspiel
 import solvers
 from ..agents.base import Agent, register
 from ..errors import SolversError
+from ..registry import GameInfo, game_info
 from ..rng import SplitMix64, seed_from
 
 PREFIX = "solvers_"
-_REGISTERED: dict[str, str] = {}
-_UTILITY_BOUND = 1000.0
+_REGISTERED: dict[str, type] = {}
 
 
 def _short(name: str) -> str:
     return PREFIX + name
 
 
+def _option_params(info: GameInfo) -> dict[str, Any]:
+    """The game's options that OpenSpiel can carry, with their OpenSpiel
+    defaults: an option's first plain type (str, int, float, bool) and its
+    default; a text option without a default is ``""``, meaning unset."""
+    params: dict[str, Any] = {}
+    for opt in info.options:
+        kind = next((t for t in opt.types if t in (str, int, float, bool)), None)
+        if kind is None:
+            continue
+        if opt.default is not None:
+            params[opt.name] = kind(opt.default)
+        elif kind is str:
+            params[opt.name] = ""
+    return params
+
+
 def _our_game(name: str, params: dict[str, Any]) -> solvers.Game:
-    options: dict[str, Any] = {}
+    info = game_info(name)
     players = int(params.get("players", 0)) or None
     reference = bool(params.get("reference", False))
-    challenge = params.get("challenge", "")
-    if name == "c2c" and challenge:
-        options["challenge"] = challenge
+    options: dict[str, Any] = {}
+    for key in _option_params(info):
+        if key in params and params[key] != "":
+            options[key] = params[key]
     return solvers.load_game(name, players=players, reference=reference, **options)
 
 
-def _max_game_length(game: solvers.Game) -> int:
-    core = getattr(game, "core", None)
-    if core is not None and hasattr(core, "max_game_length"):
-        n = core.max_game_length
-        return int(n() if callable(n) else n)
-    if game.name == "switchbacks":
-        return 3 * game.num_tiles
-    return 1000
-
-
 def _game_type(name: str) -> pyspiel.GameType:
-    params: dict[str, Any] = {"players": 2 if name == "switchbacks" else 1, "reference": False}
-    if name == "c2c":
-        params["challenge"] = ""
-    constant = name == "switchbacks"
+    info = game_info(name)
+    params: dict[str, Any] = {"players": info.default_players, "reference": False,
+                              **_option_params(info)}
+    constant = info.is_constant_sum(info.min_players)
     return pyspiel.GameType(
         short_name=_short(name),
-        long_name=f"solvers {name}",
+        long_name=f"solvers {info.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if info.chance == "explicit"
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION
+                     if info.information == "imperfect"
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
         utility=(pyspiel.GameType.Utility.CONSTANT_SUM if constant
                  else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=2 if name == "switchbacks" else 1,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -118,20 +132,23 @@ class SolversGame(pyspiel.Game):
 
     solvers_name = ""
 
-    def __init__(self, params: dict[str, Any] | None = None):
+    def __init__(self, params: dict[str, Any] | None = None, game: solvers.Game | None = None):
+        """``pyspiel.load_game`` passes ``params``; ``game`` wraps a game we
+        already built (then ``params`` only names its seats)."""
         params = dict(params or {})
-        self.game = _our_game(self.solvers_name, params)
+        self.game = game if game is not None else _our_game(self.solvers_name, params)
         g = self.game
+        record = game_info(self.solvers_name)
         n = g.num_players
-        constant = n > 1
+        low, high = record.utility_bounds(n)
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions(),
             max_chance_outcomes=g.num_distinct_actions(),
             num_players=n,
-            min_utility=0.0,
-            max_utility=1.0 if constant else _UTILITY_BOUND,
-            utility_sum=1.0 if constant else None,
-            max_game_length=_max_game_length(g),
+            min_utility=low,
+            max_utility=high,
+            utility_sum=record.utility_sum if record.is_constant_sum(n) else None,
+            max_game_length=record.game_length_bound(g),
         )
         super().__init__(_game_type(self.solvers_name), info, params)
         self._seed = 0
@@ -238,12 +255,20 @@ def register_games() -> list[str]:
     for name in solvers.game_names():
         if name in _REGISTERED:
             continue
-        short = _short(name)
         cls = type(f"Solvers_{name}_Game", (SolversGame,), {"solvers_name": name})
-        if short not in pyspiel.registered_names():
+        if _short(name) not in pyspiel.registered_names():
             pyspiel.register_game(_game_type(name), cls)
-        _REGISTERED[name] = short
-    return [_REGISTERED[n] for n in solvers.game_names()]
+        _REGISTERED[name] = cls
+    return [_short(n) for n in solvers.game_names()]
+
+
+def openspiel_game(game: solvers.Game) -> SolversGame:
+    """The OpenSpiel game around ``game``, one of ours already built (its
+    options, whatever they are, come along)."""
+    register_games()
+    name = solvers.canonical_game_name(game.name)
+    params = {"players": game.num_players, "reference": bool(getattr(game, "reference", False))}
+    return _REGISTERED[name](params, game=game)
 
 
 def load_openspiel_game(name: str, **params: Any) -> pyspiel.Game:
@@ -328,12 +353,7 @@ class OpenSpielISMCTSAgent(Agent):
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
                                         or simulations < 1):
             raise SolversError(f"simulations must be a whole number >= 1, not {simulations!r}")
-        register_games()
-        params: dict[str, Any] = {"players": game.num_players, "reference": bool(game.reference)}
-        challenge = getattr(game, "challenge", None)
-        if isinstance(challenge, str) and challenge:
-            params["challenge"] = challenge
-        self.os_game = pyspiel.load_game(_short(game.name), params)
+        self.os_game = openspiel_game(game)
         self.bot = ismcts_bot(self.os_game, seconds=time, simulations=simulations or 1000, c=c,
                               seed=self.rng.next())
 
