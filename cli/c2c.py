@@ -14,7 +14,8 @@ from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
 
-from .common import default_workers, out, percent, print_json, progress
+from .common import (backend_options, default_workers, out, percent, print_json, progress,
+                     start_backend)
 from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
@@ -45,7 +46,9 @@ def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the shuffles and of the online player.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
-              help="Processes to use [default: all cores].")
+              help="Jobs run side by side [default: all cores; with Ray, all the cluster's "
+                   "CPUs].")
+@backend_options
 @click.option("--online", "online_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
               help="The online player (sees only revealed cards), as an agent spec.")
 @click.option("--time-limit", type=click.FloatRange(0.1), default=30.0, show_default=True,
@@ -60,7 +63,7 @@ def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
 def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_challenges: bool,
         shuffles: int | None, seed: int, workers: int | None, online_spec: str,
         time_limit: float, map_file: str | None, as_json: bool, as_csv: bool,
-        plot: str | None) -> None:
+        plot: str | None, backend: str, address: str | None) -> None:
     """Coast to Coast: solo challenges, optimal itineraries, play.
 
     \b
@@ -79,7 +82,8 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
     """
     if ctx.invoked_subcommand is not None:
         return
-    workers = workers or default_workers()
+    if workers is None and backend == "local":
+        workers = default_workers()
     m = _load_map(map_file)
     if as_csv and not all_challenges:
         raise click.UsageError("--csv goes with --all-challenges")
@@ -94,11 +98,14 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
     elif all_challenges:
         if challenge is not None:
             raise click.UsageError("--challenge and --all-challenges do not go together")
-        report_all(m, shuffles or DEFAULT_SHUFFLES_ALL, seed, workers, online_spec,
-                   time_limit, as_json, as_csv, plot)
+        start_backend(backend, address, workers)
+        report_all(m, shuffles or DEFAULT_SHUFFLES_ALL, seed, workers,
+                   online_spec, time_limit, as_json, as_csv, plot, backend, address)
     elif challenge is not None:
-        report_challenge(m, challenge_id(m, challenge), shuffles or DEFAULT_SHUFFLES, seed,
-                         workers, online_spec, time_limit, as_json)
+        ch = challenge_id(m, challenge)
+        start_backend(backend, address, workers)
+        report_challenge(m, ch, shuffles or DEFAULT_SHUFFLES, seed, workers,
+                         online_spec, time_limit, as_json, backend, address)
     else:
         click.echo(ctx.get_help())
         ctx.exit(2)
@@ -160,21 +167,27 @@ def print_plan(m: CoastMap, plan: dict[str, Any], deal: list[int], ch: int | Non
 
 
 # ------------------------------------------------------------ --challenge
-def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int,
-                     online_spec: str, time_limit: float, bars: bool = True) -> dict[str, Any]:
-    """Everything `solve c2c --challenge` reports, as a JSON-friendly dict."""
+def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int | None,
+                     online_spec: str, time_limit: float, bars: bool = True,
+                     backend: str = "local", address: str | None = None) -> dict[str, Any]:
+    """Everything `solve c2c --challenge` reports, as a JSON-friendly dict.
+    The shuffles' solves and games run on ``backend`` (solvers.parallel);
+    the search for the best shuffle is one CP-SAT model, here."""
     from solvers.games.c2c.online import online_results
     from solvers.optimize.c2c import best_over_shuffles, ceiling
 
     names = [l.name for l in m.locations]
     req = required_locations(m, ch)
-    best = best_over_shuffles(ch, map=m, time_limit=time_limit, workers=workers)
+    best = best_over_shuffles(ch, map=m, time_limit=time_limit,
+                              workers=workers or default_workers())
     with progress(f"hindsight, {names[ch]}", shuffles) as advance:
         ceil = ceiling(ch, shuffles=shuffles, seed=seed, workers=workers, map=m,
-                       time_limit=time_limit, progress=lambda *_: advance(1))
+                       time_limit=time_limit, progress=lambda *_: advance(1),
+                       backend=backend, address=address)
     with progress(f"online player, {names[ch]}", shuffles) as advance:
         online = online_results(m, ch, shuffles=shuffles, seed=seed, workers=workers,
-                                agent_spec=online_spec, progress=lambda *_: advance(1))
+                                agent_spec=online_spec, progress=lambda *_: advance(1),
+                                backend=backend, address=address)
     return {
         "challenge": names[ch],
         "required": [{"name": r.name, "why": list(r.reasons)} for r in req],
@@ -194,9 +207,11 @@ def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
     }
 
 
-def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int,
-                     online_spec: str, time_limit: float, as_json: bool) -> None:
-    data = challenge_report(m, ch, shuffles, seed, workers, online_spec, time_limit)
+def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: int | None,
+                     online_spec: str, time_limit: float, as_json: bool,
+                     backend: str = "local", address: str | None = None) -> None:
+    data = challenge_report(m, ch, shuffles, seed, workers, online_spec, time_limit,
+                            backend=backend, address=address)
     if as_json:
         print_json(data)
         return
@@ -224,8 +239,9 @@ def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
 
 
 # --------------------------------------------------------- --all-challenges
-def report_all(m: CoastMap, shuffles: int, seed: int, workers: int, online_spec: str,
-               time_limit: float, as_json: bool, as_csv: bool, plot: str | None) -> None:
+def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, online_spec: str,
+               time_limit: float, as_json: bool, as_csv: bool, plot: str | None,
+               backend: str = "local", address: str | None = None) -> None:
     if plot:
         try:
             import matplotlib  # noqa: F401
@@ -234,7 +250,8 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int, online_spec:
     rows = []
     with progress("challenges", m.n) as advance:
         for loc in m.locations:
-            d = challenge_report(m, loc.id, shuffles, seed, workers, online_spec, time_limit)
+            d = challenge_report(m, loc.id, shuffles, seed, workers, online_spec, time_limit,
+                                 backend=backend, address=address)
             rows.append({
                 "challenge": d["challenge"], "required": d["required_count"],
                 "feasible": d["feasible"], "best_score": d["best_score"],

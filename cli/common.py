@@ -21,6 +21,30 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
+def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--backend local|ray`` and ``--address``, for every command that
+    takes ``--workers`` (see :mod:`solvers.parallel`)."""
+    command = click.option(
+        "--address", metavar="ADDRESS", default=None,
+        help="With --backend ray: the cluster to join, 'auto' (one started with "
+             "'ray start --head' here) or HOST:PORT [default: $RAY_ADDRESS, else a "
+             "local Ray instance].")(command)
+    return click.option(
+        "--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+        help="Where the jobs run: processes on this machine, or Ray tasks "
+             "(pip install 'solvers[ray]').")(command)
+
+
+def start_backend(backend: str, address: str | None, workers: int | None) -> None:
+    """Check the backend before any work: Ray installed, the cluster joined
+    (SolversError, one line, otherwise)."""
+    from solvers.parallel import check_backend, ray_connect
+
+    check_backend(backend, address)
+    if backend == "ray":
+        ray_connect(address, workers)
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 

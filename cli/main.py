@@ -2,7 +2,9 @@
 
 Every error a user can cause (a typo in a name, a malformed file) is a
 ``SolversError``; it is printed as one line on stderr and the command exits
-with status 2. Usage mistakes caught by click exit with 2 as well.
+with status 2. Usage mistakes caught by click exit with 2 as well. A job of
+a parallel run that fails (``solvers.parallel.JobError``) is one line too,
+naming the job, with exit status 1.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import click
 
 import solvers
 from solvers.errors import SolversError
+from solvers.parallel import JobError
 
 from solvers.registry import games, load_object
 
@@ -51,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     except SolversError as e:
         click.echo(f"solve: error: {e}", err=True)
         return 2
+    except JobError as e:              # a job of a parallel run raised: not the user's input
+        click.echo(f"solve: error: {e}", err=True)
+        return 1
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.UsageError as e:

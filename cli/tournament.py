@@ -10,7 +10,8 @@ from solvers.errors import SolversError
 from solvers.registry import game_info, games
 from solvers.tournament import TournamentResult, run_tournament, split_agent_list
 
-from .common import default_workers, out, percent, print_json, progress
+from .common import (backend_options, default_workers, out, percent, print_json, progress,
+                     start_backend)
 
 
 @click.command("tournament")
@@ -28,7 +29,9 @@ from .common import default_workers, out, percent, print_json, progress
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the deals and of every agent's choices.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
-              help="Processes playing games side by side [default: all cores].")
+              help="Games played side by side [default: all cores; with Ray, all the "
+                   "cluster's CPUs].")
+@backend_options
 @click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. challenge=\"The Alamo\" for c2c; repeat for more. "
                    "A game's options are listed by 'solve engine' (hello).")
@@ -37,7 +40,8 @@ from .common import default_workers, out, percent, print_json, progress
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...], games: int,
                players: int | None, seed: int, workers: int | None,
-               game_options: tuple[str, ...], challenge: str | None, as_json: bool) -> None:
+               game_options: tuple[str, ...], challenge: str | None, as_json: bool,
+               backend: str, address: str | None) -> None:
     """Agents play GAME against each other; win rates and mean scores.
 
     \b
@@ -65,11 +69,13 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     else:
         raise click.UsageError("give the agents, e.g. --agents mcts:time=1,greedy")
     options = parse_game_options(name, game_options, challenge=challenge)
-    workers = workers or default_workers()
+    start_backend(backend, address, workers)
+    if workers is None:
+        workers = default_workers() if backend == "local" else None
     total = _total_games(name, specs, games, players, options)
     with progress(f"{name} tournament", total) as advance:
         result = run_tournament(name, specs, games, players=players, seed=seed, workers=workers,
-                                progress=advance, **options)
+                                progress=advance, backend=backend, address=address, **options)
     if as_json:
         print_json(result.to_json())
     else:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import time as _time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,28 +260,19 @@ def plan_games(game: str, players: int, specs: list[str], games: int, seed: int,
     return jobs
 
 
-def _run_jobs(jobs: list[GameJob], workers: int) -> Iterator[GameRecord]:
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield play_game(job)
-        return
-    import multiprocessing as mp
-
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(min(workers, len(jobs))) as pool:
-        yield from pool.imap_unordered(play_game, jobs)
-
-
 def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int | None = None,
-                   seed: int | None = 0, workers: int = 1,
+                   seed: int | None = 0, workers: int | None = 1,
                    progress: Callable[[int], None] | None = None,
+                   backend: str = "local", address: str | None = None,
                    **game_options: Any) -> TournamentResult:
     """Play ``games`` games of ``game`` between ``agents`` (agent specs such
     as ``"mcts:time=1"``), seats rotated; see the module docstring.
 
     ``players`` defaults to the game's own default (1 for Coast to Coast, 2
     for Switchbacks), raised to the number of agents for a game of several
-    seats when more agents are given. ``workers`` processes play games side by side.
+    seats when more agents are given. ``workers`` games are played side by
+    side on ``backend`` (``local`` processes, or ``ray`` at ``address``:
+    :func:`solvers.parallel.run_jobs`).
     ``progress(n)`` is called as games finish. Other keywords go to
     :func:`solvers.load_game` (``challenge=`` for Coast to Coast).
     """
@@ -293,7 +284,8 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
         raise SolversError("a tournament needs at least one agent")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SolversError(f"the number of games should be a whole number >= 1, not {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
         raise SolversError(f"workers should be a whole number >= 1, not {workers!r}")
     if players is None:
         players = load_game(name, **game_options).num_players
@@ -310,7 +302,9 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     jobs = plan_games(name, players, specs, games, seed, options)
     start = _time.perf_counter()
     records = []
-    for rec in _run_jobs(jobs, workers):
+    from .parallel import run_jobs
+
+    for _, rec in run_jobs(play_game, jobs, workers=workers, backend=backend, address=address):
         records.append(rec)
         if progress is not None:
             progress(1)

@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -699,21 +698,40 @@ def _decide_shuffle(index: int, seed: int, challenge: int, coast: CoastMap,
     return ShuffleOutcome(index, seed, deal, won, "model", time.perf_counter() - start)
 
 
-def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: int = 1,
+@dataclass(frozen=True)
+class ShuffleJob:
+    """Decide one shuffle of a ceiling: the job :func:`ceiling` maps over
+    ``(index, seed)`` items (picklable, for :mod:`solvers.parallel`)."""
+
+    challenge: int
+    coast: CoastMap
+    time_limit: float
+
+    def __call__(self, item: tuple[int, int]) -> ShuffleOutcome:
+        index, seed = item
+        return _decide_shuffle(index, seed, self.challenge, self.coast, self.time_limit)
+
+
+def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: int | None = 1,
             time_limit: float = 30.0, map: CoastMap | str | None = None,
-            progress: Callable[[int, int, ShuffleOutcome], None] | None = None) -> CeilingResult:
+            progress: Callable[[int, int, ShuffleOutcome], None] | None = None,
+            backend: str = "local", address: str | None = None) -> CeilingResult:
     """The share of random shuffles on which ``challenge`` can be won at all.
 
     Shuffle ``i`` uses the ``i``-th number of ``SplitMix64(seed)`` as the
     seed of the reference game's deck (see :func:`shuffle_deal`), so an
     online player run with the same seeds sees the same deals. Each shuffle
-    is decided with hindsight, on ``workers`` processes; ``progress(done,
-    total, outcome)`` is called as each one finishes::
+    is decided with hindsight, ``workers`` at a time on ``backend``
+    (:func:`solvers.parallel.run_jobs`: ``local`` processes or ``ray`` at
+    ``address``); ``progress(done, total, outcome)`` is called as each one
+    finishes::
 
         >>> r = ceiling("Empire State Building", shuffles=2, seed=1)
         >>> r.won + r.lost + r.unknown
         2
     """
+    from ..parallel import run_jobs
+
     start = time.perf_counter()
     coast = _as_map(map)
     ch = _challenge_id(coast, challenge)
@@ -721,7 +739,8 @@ def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: i
         raise SolversError("the ceiling is about a challenge; name one")
     if not isinstance(shuffles, int) or isinstance(shuffles, bool) or shuffles < 0:
         raise SolversError(f"shuffles should be a count, not {shuffles!r}")
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)
+                                or workers < 1):
         raise SolversError(f"workers should be a positive int, not {workers!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SolversError(f"seed should be an int, not {seed!r}")
@@ -729,21 +748,11 @@ def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: i
         raise SolversError(f"time_limit should be positive, not {time_limit!r}")
     seeds = shuffle_seeds(seed, shuffles)
     outcomes: list[ShuffleOutcome] = []
-
-    def finished(o: ShuffleOutcome) -> None:
+    for _, o in run_jobs(ShuffleJob(ch, coast, time_limit), list(enumerate(seeds)),
+                         workers=workers, backend=backend, address=address):
         outcomes.append(o)
         if progress is not None:
             progress(len(outcomes), shuffles, o)
-
-    if workers == 1:
-        for i, s in enumerate(seeds):
-            finished(_decide_shuffle(i, s, ch, coast, time_limit))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_decide_shuffle, i, s, ch, coast, time_limit)
-                       for i, s in enumerate(seeds)]
-            for f in as_completed(futures):
-                finished(f.result())
     outcomes.sort(key=lambda o: o.index)
     won = sum(o.won is True for o in outcomes)
     lost = sum(o.won is False for o in outcomes)
@@ -758,6 +767,6 @@ from .c2c_shuffles import BestOverShuffles, best_over_shuffles  # noqa: E402  (r
 
 __all__ = [
     "Deal", "HindsightResult", "hindsight_optimum", "beam_plan", "replay_plan", "shuffle_deal",
-    "obviously_lost", "ShuffleOutcome", "CeilingResult", "ceiling", "wilson_interval",
+    "obviously_lost", "ShuffleOutcome", "ShuffleJob", "CeilingResult", "ceiling", "wilson_interval",
     "shuffle_seeds", "BestOverShuffles", "best_over_shuffles",
 ]

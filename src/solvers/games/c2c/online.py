@@ -9,7 +9,6 @@ reads the future of the deck.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ...stats import wilson_interval
@@ -53,32 +52,39 @@ def play_deal(m: CoastMap, challenge: int | None, deal: list[int], agent_spec: s
     return state.challenge_won(), int(state.returns()[0])
 
 
-def _play_one(args: tuple) -> tuple[int, bool | None, int]:
-    i, m, challenge, deal, spec, seed = args
-    won, score = play_deal(m, challenge, deal, spec, seed)
-    return i, won, score
+@dataclass(frozen=True)
+class OnlineJob:
+    """Play one shuffle with the online player: the job
+    :func:`online_results` maps over ``(index, deal, seed)`` items
+    (picklable, for :mod:`solvers.parallel`)."""
+
+    map: CoastMap
+    challenge: int | None
+    agent_spec: str
+
+    def __call__(self, item: tuple[int, list[int], int]) -> tuple[bool | None, int]:
+        _, deal, seed = item
+        return play_deal(self.map, self.challenge, deal, self.agent_spec, seed)
 
 
-def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, workers: int,
-                   agent_spec: str, progress: Callable[[int], None] | None = None) -> OnlineResult:
-    """Play the ``shuffles`` seeded shuffles of the ceiling with the online player."""
+def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, workers: int | None,
+                   agent_spec: str, progress: Callable[[int], None] | None = None,
+                   backend: str = "local", address: str | None = None) -> OnlineResult:
+    """Play the ``shuffles`` seeded shuffles of the ceiling with the online
+    player, ``workers`` at a time on ``backend`` (``local`` or ``ray`` at
+    ``address``, :func:`solvers.parallel.run_jobs`); ``progress(1)`` after
+    each game. Shuffle ``i``'s agent is seeded ``seed + i``."""
+    from ...parallel import run_jobs
     from .deal import shuffle_deals
 
     deals = shuffle_deals(m, challenge, shuffles, seed)
-    jobs = [(i, m, challenge, deal, agent_spec, seed + i) for i, deal in enumerate(deals)]
+    items = [(i, deal, seed + i) for i, deal in enumerate(deals)]
     won: list[bool] = [False] * shuffles
     scores = [0] * shuffles
-    if workers <= 1 or shuffles == 1:
-        results = map(_play_one, jobs)
-        for i, w, s in results:
-            won[i], scores[i] = bool(w), s
-            if progress:
-                progress(i)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for i, w, s in pool.map(_play_one, jobs):
-                won[i], scores[i] = bool(w), s
-                if progress:
-                    progress(i)
+    for i, (w, s) in run_jobs(OnlineJob(m, challenge, agent_spec), items, workers=workers,
+                              backend=backend, address=address):
+        won[i], scores[i] = bool(w), s
+        if progress:
+            progress(1)
     wins = sum(won)
     return OnlineResult(wins, shuffles, wilson_interval(wins, shuffles), scores, won)

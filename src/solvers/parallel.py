@@ -1,0 +1,367 @@
+"""One way to run many independent jobs: on this machine's cores or on Ray.
+
+The library's heavy work (hindsight solves of shuffles, online-player games,
+tournament games) is a picklable job mapped over seeded items. :func:`run_jobs`
+does that mapping and yields ``(index, result)`` pairs as jobs finish, on one
+of two backends:
+
+* ``local`` (the default): worker processes on this machine. With one
+  worker the jobs run in this process, one after the other.
+* ``ray``: Ray tasks (``pip install 'solvers[ray]'``; Ray is imported only
+  when this backend is chosen). ``address`` is a running cluster to join
+  (``"auto"`` finds one started with ``ray start --head`` on this machine;
+  ``"HOST:PORT"`` joins another); without one, ``RAY_ADDRESS`` is honoured,
+  and otherwise a local Ray instance is started with ``workers`` CPUs.
+
+Seeds belong to the items, never to the workers, so the results do not
+depend on the backend or on how many workers there are::
+
+    >>> from solvers.parallel import run_jobs
+    >>> sorted(run_jobs(abs, [-3, 1, -2]))
+    [(0, 3), (1, 1), (2, 2)]
+
+Faults: a job that raises stops the run with a :class:`JobError` naming the
+item and the error (the remaining jobs are cancelled); a worker process that
+dies is replaced and its job run again (up to ``retries`` times); a Ray
+address where no cluster answers fails within seconds with a
+:class:`~solvers.errors.SolversError`; an interrupt (Ctrl-C) or an error
+stops every worker process this run started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from .errors import SolversError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+BACKENDS = ("local", "ray")
+#: How long a Ray address may take to answer before the run gives up.
+CONNECT_TIMEOUT = 10.0
+RAY_HINT = "the ray backend needs Ray: pip install 'solvers[ray]'"
+
+
+class JobError(RuntimeError):
+    """A job raised (or its worker died too often): ``index`` and ``item``
+    say which one; the message is one line."""
+
+    def __init__(self, index: int, item: Any, why: str, detail: str = ""):
+        self.index = index
+        self.item = item
+        self.why = why
+        self.detail = detail         # the worker's traceback, for debugging
+        shown = repr(item)
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        super().__init__(f"job {index} ({shown}) failed: {why}")
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def check_backend(backend: str, address: str | None = None) -> str:
+    """Check a backend choice before any work: the name, and for ``ray`` that
+    Ray can be imported. SolversError (one line) otherwise.
+
+    >>> check_backend("local")
+    'local'
+    """
+    if backend not in BACKENDS:
+        raise SolversError(f"unknown backend {backend!r}; the backends are {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise SolversError("--address is for the ray backend (--backend ray)")
+    if backend == "ray":
+        _import_ray()
+    return backend
+
+
+def run_jobs(job: Callable[[T], R], items: Iterable[T], *, workers: int | None = 1,
+             backend: str = "local", address: str | None = None, retries: int = 2,
+             progress: Callable[[int, int], None] | None = None) -> Iterator[tuple[int, R]]:
+    """Run ``job(item)`` for every item; yield ``(index, result)`` as each
+    finishes (in no fixed order: sort by index for a stable report).
+
+    ``job`` and the items must be picklable (a module-level function and
+    plain data). ``workers`` is the number of jobs run at once (None: every
+    core here, or every CPU of the Ray cluster). ``progress(done, total)``
+    is called after each result. ``retries`` is how often a job whose worker
+    process died is run again. Raises :class:`JobError` when a job raises.
+    """
+    check_backend(backend, address)
+    items = list(items)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise SolversError(f"workers should be a whole number >= 1, not {workers!r}")
+    total = len(items)
+    if backend == "ray":
+        results = _run_ray(job, items, workers, address, retries)
+    elif (workers or default_workers()) <= 1 or total <= 1:
+        results = _run_here(job, items)
+    else:
+        results = _run_local(job, items, min(workers or default_workers(), total), retries)
+    done = 0
+    for index, result in results:
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        yield index, result
+
+
+def map_jobs(job: Callable[[T], R], items: Iterable[T], **kwargs: Any) -> list[R]:
+    """The results of :func:`run_jobs` in the items' order.
+
+    >>> map_jobs(abs, [-1, 2, -3], workers=2)
+    [1, 2, 3]
+    """
+    items = list(items)
+    out: list[Any] = [None] * len(items)
+    for index, result in run_jobs(job, items, **kwargs):
+        out[index] = result
+    return out
+
+
+# ------------------------------------------------------------------ here
+def _run_here(job: Callable[[T], R], items: list[T]) -> Iterator[tuple[int, R]]:
+    for index, item in enumerate(items):
+        try:
+            result = job(item)
+        except Exception as e:
+            raise JobError(index, item, _why(e), traceback.format_exc()) from e
+        yield index, result
+
+
+def _why(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+# ------------------------------------------------------------------ local processes
+def _worker_main(conn: Any, job: Callable[[Any], Any]) -> None:
+    """A worker process: run jobs sent over ``conn`` until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent decides on Ctrl-C
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        index, item = msg
+        try:
+            reply = ("ok", index, job(item))
+        except Exception as e:
+            reply = ("error", index, _why(e), traceback.format_exc())
+        try:
+            conn.send(reply)
+        except Exception as e:          # an unpicklable result
+            conn.send(("error", index, f"the result cannot be sent back: {_why(e)}", ""))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, job: Callable[[Any], Any]):
+        parent, child = ctx.Pipe()
+        self.conn = parent
+        self.process = ctx.Process(target=_worker_main, args=(child, job), daemon=True)
+        self.process.start()
+        child.close()
+        self.index: int | None = None      # the job it is running
+
+    def stop(self, wait: float) -> None:
+        try:
+            self.conn.send(None)
+        except Exception:
+            pass
+        self.process.join(wait)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(1.0)
+        self.conn.close()
+
+
+def _run_local(job: Callable[[T], R], items: list[T], workers: int,
+               retries: int) -> Iterator[tuple[int, R]]:
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    queue = deque(range(len(items)))
+    attempts = [0] * len(items)
+    pool: list[_Worker] = []
+    finished = 0
+    clean = False
+    try:
+        pool = [_Worker(ctx, job) for _ in range(workers)]
+
+        def feed(w: _Worker) -> None:
+            if queue:
+                w.index = queue.popleft()
+                attempts[w.index] += 1
+                w.conn.send((w.index, items[w.index]))
+
+        for w in pool:
+            feed(w)
+        while finished < len(items):
+            busy = [w for w in pool if w.index is not None]
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+            for w in busy:
+                if w.conn in ready or w.conn.poll():
+                    try:
+                        msg = w.conn.recv()
+                    except (EOFError, OSError):
+                        msg = None           # died while answering: handled below
+                    if msg is not None:
+                        if msg[0] == "error":
+                            _, index, why, detail = msg
+                            raise JobError(index, items[index], why, detail)
+                        w.index = None
+                        finished += 1
+                        yield msg[1], msg[2]
+                        feed(w)
+                        continue
+                if w.process.sentinel in ready and not w.process.is_alive():
+                    index = w.index
+                    assert index is not None
+                    code = w.process.exitcode
+                    w.stop(0.0)
+                    pool[pool.index(w)] = fresh = _Worker(ctx, job)
+                    if attempts[index] > retries:
+                        raise JobError(index, items[index],
+                                       f"its worker process died {attempts[index]} times "
+                                       f"(exit code {code})")
+                    queue.appendleft(index)
+                    feed(fresh)
+        clean = True
+    finally:
+        for w in pool:
+            w.stop(2.0 if clean else 0.0)
+
+
+# ------------------------------------------------------------------ ray
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SolversError(RAY_HINT) from None
+    return ray
+
+
+def _probe(address: str) -> None:
+    """Fail fast (SolversError) when nothing listens at ``HOST:PORT``."""
+    target = address.split("://", 1)[-1]
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise SolversError(f"a Ray address is 'auto' or HOST:PORT, not {address!r}")
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as e:
+        raise SolversError(f"no Ray cluster answers at {address} ({_why(e)})") from None
+
+
+_RAY_OWNED = False       # whether this process started the Ray instance it uses
+
+
+def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
+    """Ray, initialised: joined to ``address`` (or ``RAY_ADDRESS``), or a
+    local instance with ``workers`` CPUs started now. Reuses an instance this
+    process already joined. SolversError (one line) when it cannot."""
+    global _RAY_OWNED
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address is not None and address != "auto" and address != "local":
+        _probe(address)
+    start = time.monotonic()
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                              "logging_level": "ERROR", "configure_logging": True}
+    try:
+        if address is None or address == "local":
+            ray.init(address="local", num_cpus=workers or default_workers(), **kwargs)
+            _RAY_OWNED = True
+        else:
+            ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+        raise SolversError(f"cannot join the Ray cluster at {address}: "
+                           f"{_why(e)[:200]} ({time.monotonic() - start:.0f} s)") from None
+    return ray
+
+
+def ray_shutdown() -> None:
+    """Stop the Ray instance this process started (and its workers)."""
+    global _RAY_OWNED
+    ray = _import_ray()
+    if ray.is_initialized():
+        ray.shutdown()
+    _RAY_OWNED = False
+
+
+def _ray_call(job: Callable[[Any], Any], index: int, item: Any) -> tuple[str, int, Any, str]:
+    try:
+        return ("ok", index, job(item), "")
+    except Exception as e:
+        return ("error", index, _why(e), traceback.format_exc())
+
+
+_REMOTE: dict[int, Any] = {}
+
+
+def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address: str | None,
+             retries: int) -> Iterator[tuple[int, R]]:
+    ray = ray_connect(address, workers)
+    key = retries
+    if key not in _REMOTE:
+        _REMOTE[key] = ray.remote(num_cpus=1, max_retries=retries)(_ray_call)
+    remote = _REMOTE[key]
+    if workers is None:
+        # Every CPU of the cluster, with as many jobs queued again so that no
+        # CPU waits for this process to hand out the next one.
+        window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    else:
+        window = workers              # exactly ``workers`` jobs at once
+    job_ref = ray.put(job)
+    queue = deque(range(len(items)))
+    pending: dict[Any, int] = {}
+    clean = False
+    try:
+        while queue or pending:
+            while queue and len(pending) < window:
+                index = queue.popleft()
+                pending[remote.remote(job_ref, index, items[index])] = index
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                index = pending.pop(ref)
+                try:
+                    status, _, value, detail = ray.get(ref)
+                except Exception as e:        # the worker died more than retries times
+                    raise JobError(index, items[index], f"its Ray task failed: {_why(e)[:200]}") from None
+                if status == "error":
+                    raise JobError(index, items[index], value, detail)
+                yield index, value
+        clean = True
+    finally:
+        if not clean:
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:
+                    pass
+            if _RAY_OWNED:
+                ray_shutdown()
+
+
+__all__ = ["run_jobs", "map_jobs", "check_backend", "JobError", "BACKENDS", "default_workers",
+           "ray_connect", "ray_shutdown"]
