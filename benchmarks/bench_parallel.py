@@ -1,0 +1,132 @@
+"""The execution layer's costs (solvers.parallel): Ray's overhead per job,
+Ray against local processes on a real sweep, and scaling from 1 to 2 workers.
+
+Targets (issue: scale out on Ray):
+
+* the Ray backend's time per trivial job is at most 5 ms;
+* 200 ceiling solves take at most 1.2x the local backend's wall time on Ray,
+  with the same number of workers (2);
+* 2 workers finish a 200-shuffle ceiling at least 1.8x faster than 1, on
+  both backends.
+
+The Ray runs use the session's local Ray instance (2 CPUs, conftest.py).
+Under ``--benchmark-disable`` each runs once on a tiny sweep and checks only
+that the backends agree. Timings on a shared machine are noisy: the ratios
+are measured in the same process, back to back. ``bench_atlas_job_costs``
+measures the per-job costs that the README's estimate of a 2,000-shuffle
+atlas is computed from.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from solvers.optimize.c2c import ceiling
+from solvers.parallel import map_jobs
+
+CHALLENGE = "Wrigley Field"
+SHUFFLES = int(os.environ.get("SOLVERS_BENCH_SHUFFLES", "200"))
+
+
+def _outcomes(r):
+    return [(o.index, o.seed, o.won, o.how) for o in r.outcomes]
+
+
+def _timed_ceiling(shuffles: int, workers: int, backend: str):
+    start = time.perf_counter()
+    r = ceiling(CHALLENGE, shuffles=shuffles, seed=0, workers=workers, backend=backend)
+    return time.perf_counter() - start, r
+
+
+def bench_ray_overhead_per_job(benchmark, ray_instance):
+    jobs = 20 if benchmark.disabled else 2000
+    items = list(range(-jobs // 2, jobs // 2))
+    map_jobs(abs, items[:10], backend="ray", workers=None)      # warm the workers
+
+    def run():
+        return map_jobs(abs, items, backend="ray", workers=None)
+
+    got = benchmark.pedantic(run, rounds=1, iterations=1)
+    assert got == [abs(x) for x in items]
+    if benchmark.disabled:
+        return
+    per_job = benchmark.stats.stats.max / jobs
+    benchmark.extra_info.update({"jobs": jobs, "ms_per_job": 1000 * per_job, "target_ms": 5})
+    print(f"\nRay: {1000 * per_job:.2f} ms per trivial job ({jobs} jobs)")
+    assert per_job <= 0.005
+
+
+def bench_ceiling_ray_vs_local(benchmark, ray_instance):
+    shuffles = 4 if benchmark.disabled else SHUFFLES
+    local_s, local = _timed_ceiling(shuffles, 2, "local")
+    ray_s, on_ray = benchmark.pedantic(_timed_ceiling, args=(shuffles, 2, "ray"),
+                                       rounds=1, iterations=1)
+    assert _outcomes(on_ray) == _outcomes(local)
+    if benchmark.disabled:
+        return
+    ratio = ray_s / local_s
+    benchmark.extra_info.update({"shuffles": shuffles, "local_s": local_s, "ray_s": ray_s,
+                                 "ratio": ratio, "target_ratio": 1.2})
+    print(f"\n{shuffles} ceiling solves, 2 workers: local {local_s:.1f} s, Ray {ray_s:.1f} s "
+          f"(x{ratio:.2f})")
+    assert ratio <= 1.2
+
+
+@pytest.mark.parametrize("backend", ["local", "ray"])
+def bench_two_workers_scaling(benchmark, request, backend):
+    if backend == "ray":
+        request.getfixturevalue("ray_instance")
+    shuffles = 4 if benchmark.disabled else SHUFFLES
+    one_s, one = _timed_ceiling(shuffles, 1, backend)
+    two_s, two = benchmark.pedantic(_timed_ceiling, args=(shuffles, 2, backend),
+                                    rounds=1, iterations=1)
+    assert _outcomes(two) == _outcomes(one)
+    if benchmark.disabled:
+        return
+    speedup = one_s / two_s
+    benchmark.extra_info.update({"shuffles": shuffles, "one_worker_s": one_s,
+                                 "two_workers_s": two_s, "speedup": speedup,
+                                 "target_speedup": 1.8})
+    print(f"\n{backend}: {shuffles}-shuffle ceiling, 1 worker {one_s:.1f} s, "
+          f"2 workers {two_s:.1f} s (x{speedup:.2f})")
+    assert speedup >= 1.8
+
+
+def bench_atlas_job_costs(benchmark):
+    """Mean seconds of one hindsight solve and one online game (the default
+    online player), over a few shuffles of every challenge, on one core:
+    the inputs of the README's atlas estimate."""
+    from solvers.cli.c2c import DEFAULT_ONLINE
+    from solvers.games.c2c.data import load_map
+    from solvers.games.c2c.online import online_results
+
+    m = load_map()
+    per = 1 if benchmark.disabled else int(os.environ.get("SOLVERS_BENCH_PER_CHALLENGE", "3"))
+    challenges = m.locations[:2] if benchmark.disabled else m.locations
+    spec = "mcts:iterations=20" if benchmark.disabled else DEFAULT_ONLINE
+
+    def measure():
+        solve = game = 0.0
+        for loc in challenges:
+            t = time.perf_counter()
+            ceiling(loc.id, shuffles=per, seed=1, workers=1, map=m)
+            solve += time.perf_counter() - t
+            t = time.perf_counter()
+            online_results(m, loc.id, shuffles=per, seed=1, workers=1, agent_spec=spec)
+            game += time.perf_counter() - t
+        n = per * len(challenges)
+        return solve / n, game / n
+
+    solve, game = benchmark.pedantic(measure, rounds=1, iterations=1)
+    assert solve > 0 and game > 0
+    if benchmark.disabled:
+        return
+    jobs = 2000 * len(challenges)
+    core_hours = jobs * (solve + game) / 3600
+    benchmark.extra_info.update({"solve_s": solve, "online_game_s": game,
+                                 "atlas_core_hours": core_hours})
+    print(f"\nper job: hindsight solve {solve:.3f} s, online game ({spec}) {game:.3f} s; "
+          f"2,000-shuffle atlas: {core_hours:.1f} core-hours")

@@ -1,0 +1,252 @@
+"""solvers.parallel: the same results on every backend and worker count, and
+the faults (a failing job, a dead worker, a bad address, no Ray, Ctrl-C).
+
+The Ray tests share one local Ray instance (2 CPUs, no dashboard), started
+once for the session by the ``ray_instance`` fixture (conftest.py); they
+skip when Ray is not installed. The baseline of every comparison is one worker, which runs
+the jobs one after the other in this process, with no pool at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from solvers.errors import SolversError
+from solvers.parallel import JobError, map_jobs, run_jobs
+
+from cli_helpers import one_error_line, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+BACKENDS = [("local", 1), ("local", 2), ("ray", 2)]
+
+
+def _backend(request, backend):
+    if backend == "ray":
+        request.getfixturevalue("ray_by_value")
+
+
+# ------------------------------------------------------------ jobs for the tests
+def _square(x: int) -> int:
+    return x * x
+
+
+def _fail_on_three(x: int) -> int:
+    if x == 3:
+        raise ValueError(f"three is not allowed (got {x})")
+    return x
+
+
+def _die_once(item: tuple[int, str]) -> int:
+    """Kills its own worker process the first time it sees item 2."""
+    i, marker = item
+    if i == 2 and not os.path.exists(marker):
+        Path(marker).write_text("died")
+        os._exit(3)
+    return i * 10
+
+
+def _always_die(x: int) -> int:
+    os._exit(4)
+
+
+# ------------------------------------------------------------ same results everywhere
+@pytest.mark.parametrize("backend,workers", BACKENDS)
+def test_results_and_progress(request, backend, workers):
+    _backend(request, backend)
+    seen = []
+    got = dict(run_jobs(_square, range(20), workers=workers, backend=backend,
+                        progress=lambda done, total: seen.append((done, total))))
+    assert got == {i: i * i for i in range(20)}
+    assert seen == [(k, 20) for k in range(1, 21)]         # progress reaches 100%
+
+
+@pytest.mark.parametrize("backend,workers", BACKENDS[1:])
+def test_ceiling_is_the_same_on_every_backend(request, backend, workers):
+    from solvers.optimize.c2c import ceiling
+
+    _backend(request, backend)
+
+    def outcomes(**kw):
+        r = ceiling("Wrigley Field", shuffles=6, seed=11, time_limit=20.0, **kw)
+        return (r.won, r.lost, r.unknown,
+                [(o.index, o.seed, o.deal, o.won, o.how) for o in r.outcomes])
+
+    assert outcomes(workers=workers, backend=backend) == outcomes(workers=1)
+
+
+@pytest.mark.parametrize("backend,workers", BACKENDS[1:])
+def test_online_run_is_the_same_on_every_backend(request, backend, workers):
+    from solvers.games.c2c.data import load_map
+    from solvers.games.c2c.online import online_results
+
+    _backend(request, backend)
+    m = load_map()
+    ch = m.location("The Alamo").id
+
+    def record(**kw):
+        r = online_results(m, ch, shuffles=4, seed=5, agent_spec="mcts:iterations=30", **kw)
+        return r.wins, r.scores, r.won
+
+    assert record(workers=workers, backend=backend) == record(workers=1)
+
+
+@pytest.mark.parametrize("backend,workers", BACKENDS[1:])
+def test_tournament_json_is_the_same_on_every_backend(request, capsys, backend, workers):
+    _backend(request, backend)
+
+    def result(*extra):
+        code, out, err = run(capsys, "tournament", "switchbacks", "--agents",
+                             "mcts:iterations=20,greedy", "--games", "4", "--seed", "3",
+                             "--json", *extra)
+        assert code == 0, err
+        data = json.loads(out)
+        data.pop("seconds")
+        return data
+
+    assert result("--workers", str(workers), "--backend", backend) == result("--workers", "1")
+
+
+# ------------------------------------------------------------ faults
+@pytest.mark.parametrize("backend,workers", BACKENDS)
+def test_a_failing_job_is_reported_with_its_item(request, backend, workers):
+    _backend(request, backend)
+    with pytest.raises(JobError) as e:
+        map_jobs(_fail_on_three, range(8), workers=workers, backend=backend)
+    assert e.value.index == 3 and e.value.item == 3
+    assert str(e.value) == "job 3 (3) failed: ValueError: three is not allowed (got 3)"
+
+
+def test_a_failing_job_exits_1_with_one_line(capsys, monkeypatch):
+    import solvers.tournament
+
+    def broken(job):
+        raise RuntimeError("the board caught fire")
+
+    monkeypatch.setattr(solvers.tournament, "play_game", broken)
+    code, _, err = run(capsys, "tournament", "switchbacks", "--agents", "greedy,random",
+                       "--games", "3", "--workers", "2")
+    assert code == 1
+    line = one_error_line(err)
+    assert line.startswith("solve: error: job ") and "(GameJob(index=" in line
+    assert line.endswith("failed: RuntimeError: the board caught fire")
+
+
+@pytest.mark.parametrize("backend", ["local", "ray"])
+def test_a_dead_worker_is_retried(request, tmp_path, backend):
+    _backend(request, backend)
+    marker = str(tmp_path / f"died-{backend}")
+    got = map_jobs(_die_once, [(i, marker) for i in range(6)], workers=2, backend=backend)
+    assert got == [0, 10, 20, 30, 40, 50]
+    assert Path(marker).exists()             # the worker really died once
+
+
+def test_a_worker_that_always_dies_stops_the_run():
+    with pytest.raises(JobError, match=r"job [01] \([01]\) failed: its worker process died 3 times \(exit code 4\)"):
+        map_jobs(_always_die, [0, 1], workers=2, retries=2)
+
+
+def test_no_worker_process_is_left_after_a_run():
+    import multiprocessing as mp
+
+    pids = set(map_jobs(_getpid, range(12), workers=2))
+    assert os.getpid() not in pids and len(pids) >= 1
+    assert mp.active_children() == []
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists()
+
+
+def _getpid(_: int) -> int:
+    return os.getpid()
+
+
+def test_ray_backend_without_ray_is_one_line_before_any_work(capsys, monkeypatch):
+    import solvers.tournament
+
+    monkeypatch.setitem(sys.modules, "ray", None)        # import ray fails
+    monkeypatch.setattr(solvers.tournament, "play_game", _fail_on_three)  # never reached
+    code, _, err = run(capsys, "tournament", "switchbacks", "--agents", "greedy,random",
+                       "--backend", "ray")
+    assert code == 2
+    assert one_error_line(err) == "solve: error: the ray backend needs Ray: pip install 'solvers[ray]'"
+    code, _, err = run(capsys, "c2c", "--challenge", "The Alamo", "--backend", "ray")
+    assert code == 2 and "pip install 'solvers[ray]'" in one_error_line(err)
+    with pytest.raises(SolversError, match="needs Ray"):
+        map_jobs(_square, [1], backend="ray")
+
+
+def test_bad_backend_and_address_are_refused(capsys):
+    with pytest.raises(SolversError, match="unknown backend"):
+        map_jobs(_square, [1], backend="spark")
+    with pytest.raises(SolversError, match="--address is for the ray backend"):
+        map_jobs(_square, [1], address="auto")
+
+
+def test_a_bad_ray_address_fails_fast_with_one_line():
+    pytest.importorskip("ray")
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks",
+         "--agents", "greedy,random", "--backend", "ray", "--address", "127.0.0.1:9"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert time.monotonic() - start < 15
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    assert line.startswith("solve: error: no Ray cluster answers at 127.0.0.1:9")
+
+
+# ------------------------------------------------------------ Ctrl-C
+INTERRUPTED = textwrap.dedent("""
+    import os, sys, time
+    from pathlib import Path
+    from solvers.parallel import map_jobs
+
+    def nap(item):
+        i, where = item
+        Path(where, str(os.getpid())).write_text("")
+        time.sleep(60)
+        return i
+
+    if sys.argv[2] == "ray":
+        import ray
+        ray.cloudpickle.register_pickle_by_value(sys.modules["__main__"])
+    map_jobs(nap, [(i, sys.argv[1]) for i in range(8)], workers=2, backend=sys.argv[2])
+""")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("backend", ["local", "ray"])
+def test_ctrl_c_leaves_no_worker_process(tmp_path, backend):
+    if backend == "ray":
+        pytest.importorskip("ray")
+    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED, str(tmp_path), backend],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                            env={**os.environ, "RAY_ADDRESS": ""})
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    pids = [int(p.name) for p in tmp_path.iterdir()]
+    assert len(pids) >= 2, proc.stderr.read() if proc.poll() is not None else "no workers started"
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    end = time.monotonic() + 10
+    while any(_pid_alive(p) for p in pids) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not [p for p in pids if _pid_alive(p)]
