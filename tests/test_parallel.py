@@ -250,3 +250,22 @@ def test_ctrl_c_leaves_no_worker_process(tmp_path, backend):
     while any(_pid_alive(p) for p in pids) and time.monotonic() < end:
         time.sleep(0.2)
     assert not [p for p in pids if _pid_alive(p)]
+
+
+def test_a_foreign_server_is_not_taken_for_a_ray_cluster():
+    import http.server
+    import threading
+
+    from solvers.parallel import _probe
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        with pytest.raises(SolversError, match=f"no Ray cluster answers at {address} "
+                                               r"\(something else listens there\)"):
+            _probe(address)
+    finally:
+        server.shutdown()
+    with pytest.raises(SolversError, match="'auto' or HOST:PORT"):
+        _probe("nowhere")

@@ -258,17 +258,31 @@ def _import_ray() -> Any:
     return ray
 
 
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
 def _probe(address: str) -> None:
-    """Fail fast (SolversError) when nothing listens at ``HOST:PORT``."""
+    """Fail fast (SolversError) unless a gRPC server (as Ray's is) answers at
+    ``HOST:PORT``: Ray's own client retries a dead or foreign address for
+    minutes. The probe sends the HTTP/2 greeting and wants HTTP/2 settings back."""
     target = address.split("://", 1)[-1]
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
         raise SolversError(f"a Ray address is 'auto' or HOST:PORT, not {address!r}")
     try:
-        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
-            pass
+        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT / 2) as sock:
+            sock.settimeout(CONNECT_TIMEOUT / 2)
+            sock.sendall(_HTTP2_PREFACE)
+            head = b""
+            while len(head) < 9:
+                chunk = sock.recv(9 - len(head))
+                if not chunk:
+                    break
+                head += chunk
     except OSError as e:
         raise SolversError(f"no Ray cluster answers at {address} ({_why(e)})") from None
+    if len(head) < 9 or head[3] != 4:          # frame type 4: SETTINGS
+        raise SolversError(f"no Ray cluster answers at {address} (something else listens there)")
 
 
 _RAY_OWNED = False       # whether this process started the Ray instance it uses
@@ -295,8 +309,11 @@ def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
         else:
             ray.init(address=address, **kwargs)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
-        raise SolversError(f"cannot join the Ray cluster at {address}: "
-                           f"{_why(e)[:200]} ({time.monotonic() - start:.0f} s)") from None
+        if address == "auto":
+            raise SolversError("no running Ray cluster found (--address auto): start one with "
+                               "'ray start --head', or leave --address out") from None
+        raise SolversError(f"cannot join the Ray cluster at {address} after "
+                           f"{time.monotonic() - start:.0f} s: {_why(e)[:200]}") from None
     return ray
 
 
