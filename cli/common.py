@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -13,12 +12,10 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from solvers.parallel import default_workers  # noqa: F401  (the commands import it from here)
+
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
-
-
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
