@@ -1,14 +1,29 @@
-"""Search speed and memory on Switchbacks (issue 3's targets).
+"""Search speed and memory: our MCTS against OpenSpiel's on the same game,
+what the fused playout gains on Switchbacks, the endgame solver, the tree's
+memory.
 
-Targets, each measured against something run in the same process:
+Each target is measured against something run in the same process:
 
-* **MCTS iterations per second** from the Switchbacks opening (our C
-  search, 2 players, hidden hands re-dealt every iteration, rollouts as
-  the MCTS agent plays them: the game's ``default_rollout``) at least 3x
-  OpenSpiel's C++ ``MCTSBot`` simulations per second on ``connect_four``
-  (random rollouts, one per simulation). Printed alongside: our rate with
-  uniformly random rollouts too, like for like. Needs the ``openspiel``
-  extra.
+* **MCTS against OpenSpiel, on connect_four** (``bench_mcts_speed_vs_openspiel``,
+  needs the ``openspiel`` extra): our C search on our Connect Four kernel
+  against OpenSpiel's C++ ``MCTSBot`` on its ``connect_four``, from the empty
+  grid. Both get the same budget (the same number of iterations, one new
+  leaf and one rollout each: ``RandomRolloutEvaluator(n_rollouts=1)`` there,
+  ``rollout="random"`` here, uniformly random moves to the end of the game),
+  the same exploration (``uct_c=1.4`` on OpenSpiel's +1/-1 returns, ``c=0.7``
+  on our 1/0 returns, which ranks children alike), ``solve=False`` so that
+  OpenSpiel does not stop early on a proven value, and the same timing
+  scope: creating the start state, building the searcher, searching,
+  choosing the move and freeing the tree. Target: our iterations per second
+  at least 3x OpenSpiel's, with the rollouts played move by move through
+  the C game table (``ConnectFour(playout=False)``, as OpenSpiel does through
+  its ``State``). Printed alongside: the rate with the kernel's fused
+  playout.
+* **Fused playout on Switchbacks** (``bench_switchbacks_fused_playout``): the
+  same search from the 2-player opening with the agent's rollouts, through
+  ``GameDef.playout`` (one call per rollout) and move by move
+  (``Search(playout=False)``). A figure, not a target: it says how much of
+  our Switchbacks speed comes from the fusion.
 * **Endgame**: the exact search proves a 2-player Switchbacks position with
   8 tiles left to play (3 in each hand and 2 on the stack: the last two
   draws are chance nodes) within 1 s. Printed alongside: the same solver
@@ -29,6 +44,7 @@ import pytest
 
 import solvers
 from solvers._core import mcts as cmcts
+from solvers._core.connect_four import ConnectFour
 from solvers.rng import SplitMix64
 from solvers.search import solve_endgame
 
@@ -36,6 +52,8 @@ SPEED_RATIO = 3.0
 ENDGAME_SECONDS = 1.0
 ENDGAME_TILES = 8
 MEMORY_LIMIT = 1 << 30
+# OpenSpiel's exploration constant; ours is half of it (returns 1/0 against +1/-1).
+OPENSPIEL_C = 1.4
 
 
 def opening(seed: int = 1):
@@ -68,52 +86,96 @@ def near_end(left: int, seed: int):
             state.apply_action(legal[rng.below(len(legal))])
 
 
-def c_iterations_per_second(game, state, iterations: int, repeats: int = 3,
-                            rollout: str | None = None) -> float:
-    best = 0.0
-    for r in range(repeats):
-        search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=r, owner=game,
-                              rollout=rollout or game.default_rollout)
-        start = time.perf_counter()
-        search.run(iterations=iterations)
-        best = max(best, iterations / (time.perf_counter() - start))
+def our_move(game: ConnectFour, iterations: int, seed: int) -> tuple[int, float]:
+    """Our move from the empty grid and the seconds it took: the start state,
+    the search (uniformly random rollouts), the move, the tree freed."""
+    start = time.perf_counter()
+    state = game.new_initial_state()
+    search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), c=OPENSPIEL_C / 2, seed=seed,
+                          owner=game, rollout="random", max_nodes=iterations + 1)
+    action = search.run(iterations=iterations)["action"]
+    del search
+    return action, time.perf_counter() - start
+
+
+def openspiel_move(pyspiel, game, iterations: int, seed: int) -> tuple[int, float]:
+    """OpenSpiel's move from the empty grid and the seconds it took, in the
+    same scope: ``MCTSBot.step`` searches, picks the most visited child and
+    frees its tree before it returns."""
+    start = time.perf_counter()
+    state = game.new_initial_state()
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), OPENSPIEL_C, iterations,
+                          4000, False, seed, False)
+    action = bot.step(state)
+    del bot
+    return action, time.perf_counter() - start
+
+
+def race(pyspiel, iterations: int, rounds: int) -> dict[str, float]:
+    """Best iterations per second of each side over ``rounds`` rounds, the
+    sides taking turns within a round so that a busy machine slows them alike."""
+    theirs = pyspiel.load_game("connect_four")
+    loop, fused = ConnectFour(playout=False), ConnectFour(playout=True)
+    best = {"openspiel": 0.0, "ours_move_by_move": 0.0, "ours_fused": 0.0}
+    for r in range(rounds):
+        for name, run in (("openspiel", lambda: openspiel_move(pyspiel, theirs, iterations, r)),
+                          ("ours_move_by_move", lambda: our_move(loop, iterations, r)),
+                          ("ours_fused", lambda: our_move(fused, iterations, r))):
+            action, seconds = run()
+            assert action in range(7)
+            best[name] = max(best[name], iterations / seconds)
     return best
 
 
 def bench_mcts_speed_vs_openspiel(benchmark):
     pyspiel = pytest.importorskip("pyspiel")
-    game, state = opening()
-    c4 = pyspiel.load_game("connect_four")
-
-    def openspiel_rate(simulations: int, repeats: int = 3) -> float:
-        best = 0.0
-        for r in range(repeats):
-            bot = pyspiel.MCTSBot(c4, pyspiel.RandomRolloutEvaluator(1, r), 1.4, simulations,
-                                  1000, False, r, False)
-            start = time.perf_counter()
-            bot.step(c4.new_initial_state())
-            best = max(best, simulations / (time.perf_counter() - start))
-        return best
-
     if benchmark.disabled:
-        r = benchmark(c_iterations_per_second, game, state, 500, 1)
-        assert r > 0 and openspiel_rate(200, 1) > 0
+        rates = benchmark(race, pyspiel, 300, 1)
+        assert all(r > 0 for r in rates.values())
         return
-    n = 200_000
-    theirs = openspiel_rate(20_000)
-    benchmark.pedantic(c_iterations_per_second, args=(game, state, n, 1), rounds=3, iterations=1)
-    ours = n / benchmark.stats.stats.min
-    uniform = c_iterations_per_second(game, state, n, 3, rollout="random")
-    ratio = ours / theirs
-    benchmark.extra_info.update({"switchbacks_iterations_per_s": round(ours),
-                                 "rollout": game.default_rollout,
-                                 "switchbacks_random_rollouts_per_s": round(uniform),
-                                 "openspiel_connect_four_simulations_per_s": round(theirs),
-                                 "ratio": round(ratio, 2), "ratio_random_rollouts": round(uniform / theirs, 2)})
-    print(f"\nMCTS: Switchbacks opening {ours:.0f} it/s (C, {game.default_rollout!r} rollouts; "
-          f"{uniform:.0f} with random rollouts), OpenSpiel MCTSBot connect_four {theirs:.0f} sims/s: "
-          f"{ratio:.1f}x ({uniform / theirs:.1f}x) (target {SPEED_RATIO:g}x)")
-    assert ratio >= SPEED_RATIO, f"only {ratio:.1f}x OpenSpiel's C++ MCTS"
+    iterations = 100_000
+    rates = benchmark.pedantic(race, args=(pyspiel, iterations, 5), rounds=1, iterations=1)
+    ratio = rates["ours_move_by_move"] / rates["openspiel"]
+    fused_ratio = rates["ours_fused"] / rates["openspiel"]
+    benchmark.extra_info.update({"game": "connect_four", "iterations": iterations,
+                                 **{f"{k}_iterations_per_s": round(v) for k, v in rates.items()},
+                                 "ratio_move_by_move": round(ratio, 2), "ratio_fused": round(fused_ratio, 2)})
+    print(f"\nMCTS on connect_four, {iterations} iterations from the empty grid, random rollouts: "
+          f"OpenSpiel MCTSBot {rates['openspiel']:.0f} it/s; ours move by move "
+          f"{rates['ours_move_by_move']:.0f} it/s ({ratio:.1f}x), ours fused playout "
+          f"{rates['ours_fused']:.0f} it/s ({fused_ratio:.1f}x) (target {SPEED_RATIO:g}x move by move)")
+    assert ratio >= SPEED_RATIO, f"only {ratio:.1f}x OpenSpiel's C++ MCTS on connect_four"
+
+
+def switchbacks_rates(iterations: int, rounds: int) -> dict[str, float]:
+    """Best iterations per second from the Switchbacks opening with the
+    agent's rollouts, fused and move by move, taking turns."""
+    game, state = opening()
+    best = {"fused": 0.0, "move_by_move": 0.0}
+    for r in range(rounds):
+        for name in best:
+            search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=r, owner=game,
+                                  rollout=game.default_rollout, playout=name == "fused")
+            start = time.perf_counter()
+            search.run(iterations=iterations)
+            best[name] = max(best[name], iterations / (time.perf_counter() - start))
+    return best
+
+
+def bench_switchbacks_fused_playout(benchmark):
+    if benchmark.disabled:
+        rates = benchmark(switchbacks_rates, 300, 1)
+        assert all(r > 0 for r in rates.values())
+        return
+    iterations = 100_000
+    rates = benchmark.pedantic(switchbacks_rates, args=(iterations, 3), rounds=1, iterations=1)
+    gain = rates["fused"] / rates["move_by_move"]
+    benchmark.extra_info.update({"switchbacks_fused_iterations_per_s": round(rates["fused"]),
+                                 "switchbacks_move_by_move_iterations_per_s": round(rates["move_by_move"]),
+                                 "fused_playout_speedup": round(gain, 2)})
+    print(f"\nSwitchbacks MCTS, fused playout vs move-by-move loop ({opening()[0].default_rollout!r} "
+          f"rollouts): {rates['fused']:.0f} vs {rates['move_by_move']:.0f} it/s, {gain:.2f}x")
+    assert gain > 0
 
 
 def prove(state, max_nodes: int):

@@ -301,3 +301,14 @@ def test_search_over_the_c_table_runs_with_and_without_the_fused_playout():
                                   rollout=mode)
             r = search.run(iterations=3000)
             assert sum(r["visits"]) == 3000 and search._check_tree() == r["nodes"]
+    # Search(playout=False) on the fused table plays the move-by-move loop:
+    # the same search as the table without a playout, and not the fused one
+    fused, loop = ConnectFour(), ConnectFour(playout=False)
+    state = fused.new_initial_state()
+
+    def run(game, **kw):
+        search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=5, owner=game,
+                              rollout="random", **kw)
+        return search.run(iterations=2000) | {"seconds": 0}
+
+    assert run(fused, playout=False) == run(loop) != run(fused)

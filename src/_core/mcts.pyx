@@ -130,7 +130,10 @@ cdef class Search:
     iteration; on by default); ``rollout``: who plays the game's playout
     policy in rollouts, when the game has one (``"policy"`` every seat, the
     default; ``"own"`` the searching player only; ``"random"`` nobody: the
-    others move uniformly at random); ``max_nodes`` bounds the node pool (when it is
+    others move uniformly at random); ``playout`` (default True): play
+    rollouts through the game's fused ``GameDef.playout`` when it has one,
+    else move by move (the same moves, for measuring what the fusion gains);
+    ``max_nodes`` bounds the node pool (when it is
     full, the search goes on without growing the tree); ``owner`` is any
     object to keep alive with the search (the game that owns the tables).
     """
@@ -146,6 +149,7 @@ cdef class Search:
     cdef int rollout_plies
     cdef bint determinize
     cdef unsigned int policy_seats      # seats that play the playout policy
+    cdef bint fused                     # rollouts through GameDef.playout
     cdef bint public_decisions
     cdef Node *nodes
     cdef int64_t n_nodes
@@ -173,7 +177,7 @@ cdef class Search:
 
     def __cinit__(self, gamedef, state, *, double c=1.4, seed=0, int rollout_plies=0,
                   bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
-                  str rollout="policy"):
+                  str rollout="policy", bint playout=True):
         self.nodes = NULL
         self.edges = NULL
         self.root = NULL
@@ -218,6 +222,7 @@ cdef class Search:
         else:
             self.policy_seats = (1u << g.num_players) - 1
         self.public_decisions = g.public_decisions != 0
+        self.fused = playout and g.playout != NULL
         if g.action_observation == NULL or g.sample_chance == NULL or g.returns == NULL:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
         self.max_nodes = max_nodes
@@ -527,7 +532,7 @@ cdef class Search:
             node = best
         # Rollout: the playout policy for the seats in policy_seats, else uniformly random.
         plies = 0
-        if self.rollout_plies == 0 and g.playout != NULL:
+        if self.rollout_plies == 0 and self.fused:
             g.playout(params, st, &self.rng, self.policy_seats)
         while self.rollout_plies == 0 or plies < self.rollout_plies:
             p = g.current_player(params, st)
