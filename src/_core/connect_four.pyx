@@ -43,7 +43,8 @@ from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memcmp, memset
 
 from game_api cimport (GameDef, GAME_TERMINAL, splitmix64_next, rng_below_mul,
-                       SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE)
+                       SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, no_chance_outcomes,
+                       no_sample_chance, no_determinize, all_visible, win_draw_returns)
 
 cdef extern from *:
     """
@@ -187,27 +188,8 @@ cdef int c4_legal_actions(const void *params, const void *st, int *out) noexcept
 cdef void c4_apply_action(const void *params, void *st, int action) noexcept nogil:
     drop(<C4State *> st, action)
 
-cdef int c4_chance_outcomes(const void *params, const void *st, int *out, double *probs) noexcept nogil:
-    return 0
-
-cdef int c4_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
-    return -1
-
 cdef void c4_returns(const void *params, const void *st, double *out) noexcept nogil:
-    cdef const C4State *s = <const C4State *> st
-    out[0] = 0.0
-    out[1] = 0.0
-    if s.winner == 2:
-        out[0] = 0.5
-        out[1] = 0.5
-    elif s.winner >= 0:
-        out[s.winner] = 1.0
-
-cdef void c4_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
-    pass                                                # nothing is hidden
-
-cdef int c4_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:
-    return action
+    win_draw_returns((<const C4State *> st).winner, out)
 
 cdef uint64_t c4_hash(const void *params, const void *st) noexcept nogil:
     cdef const C4State *s = <const C4State *> st
@@ -306,11 +288,11 @@ cdef class ConnectFour:
         g.current_player = c4_current_player
         g.legal_actions = c4_legal_actions
         g.apply_action = c4_apply_action
-        g.chance_outcomes = c4_chance_outcomes
-        g.sample_chance = c4_sample_chance
+        g.chance_outcomes = no_chance_outcomes
+        g.sample_chance = no_sample_chance
         g.returns = c4_returns
-        g.determinize = c4_determinize
-        g.action_observation = c4_action_observation
+        g.determinize = no_determinize              # nothing is hidden
+        g.action_observation = all_visible
         g.hash = c4_hash
         g.rollout_action = c4_rollout_action
         if self.fused_playout:

@@ -1,4 +1,4 @@
-# Cython view of game_api.h and rng.h: declarations (and two inline helpers),
+# Cython view of game_api.h and rng.h: declarations and small inline helpers,
 # no runtime import.
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint64_t, int8_t
@@ -62,3 +62,34 @@ cdef inline void *state_from(object capsule) except NULL:
         from solvers.errors import SolversError
         raise SolversError("expected a 'solvers.State' capsule (state._state_capsule())")
     return PyCapsule_GetPointer(capsule, b"solvers.State")
+
+
+# Table entries shared by games without chance or hidden information, and the
+# returns of a two-player game won, lost or drawn.
+cdef inline int no_chance_outcomes(const void *params, const void *st, int *out,
+                                   double *probs) noexcept nogil:
+    return 0
+
+
+cdef inline int no_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    return -1
+
+
+cdef inline void no_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
+    pass
+
+
+cdef inline int all_visible(const void *params, const void *st, int action, int player) noexcept nogil:
+    return action
+
+
+cdef inline void win_draw_returns(int winner, double *out) noexcept nogil:
+    """1 to ``winner`` (seat 0 or 1) and 0 to the other; 0.5 each when
+    ``winner`` is 2 (a draw); 0 each while it is negative (still playing)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if winner == 2:
+        out[0] = 0.5
+        out[1] = 0.5
+    elif winner >= 0:
+        out[winner] = 1.0

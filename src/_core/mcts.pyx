@@ -22,7 +22,8 @@ Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
 * chance nodes draw with ``sample_chance``.
 
 Rollouts play the game's own playout policy (``GameDef.rollout_action``,
-or all at once through ``GameDef.playout`` when the game has it) for the
+or all at once through ``GameDef.playout`` when the game has it, unless
+``Search(playout=False)`` asks for the move-by-move loop) for the
 seats that ``rollout`` names and uniformly random moves for the others, to
 the end (or ``rollout_plies`` actions, after which ``GameDef.returns`` of
 that state is used). ``rollout="own"`` gives the policy to the searching

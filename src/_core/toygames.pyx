@@ -32,7 +32,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
 
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-                       splitmix64_next, rng_below, rng_shuffle_i8)
+                       splitmix64_next, rng_below, rng_shuffle_i8, no_chance_outcomes,
+                       no_sample_chance, no_determinize, all_visible, win_draw_returns)
 
 cdef extern from *:
     """
@@ -122,27 +123,8 @@ cdef void ttt_apply_action(const void *params, void *st, int action) noexcept no
         s.winner = 2
     s.to_move = 1 - p
 
-cdef int no_chance_outcomes(const void *params, const void *st, int *out, double *probs) noexcept nogil:
-    return 0
-
-cdef int no_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
-    return -1
-
-cdef void no_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
-    pass
-
-cdef int all_visible(const void *params, const void *st, int action, int player) noexcept nogil:
-    return action
-
 cdef void ttt_returns(const void *params, const void *st, double *out) noexcept nogil:
-    cdef const TTTState *s = <const TTTState *> st
-    out[0] = 0.0
-    out[1] = 0.0
-    if s.winner == 2:
-        out[0] = 0.5
-        out[1] = 0.5
-    elif s.winner >= 0:
-        out[s.winner] = 1.0
+    win_draw_returns((<const TTTState *> st).winner, out)
 
 cdef void ttt_scores(const void *params, const void *st, int *out) noexcept nogil:
     cdef const TTTState *s = <const TTTState *> st
