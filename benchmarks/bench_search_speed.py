@@ -19,6 +19,9 @@ Each target is measured against something run in the same process:
   the C game table (``ConnectFour(playout=False)``, as OpenSpiel does through
   its ``State``). Printed alongside: the rate with the kernel's fused
   playout.
+* **Equal iterations, Connect Four** (``bench_mcts_connect_four_match_vs_openspiel``):
+  a 40-game match of the two searches at 5,000 iterations a move, seats
+  alternating, so that an iteration is seen to buy as much on each side.
 * **Fused playout on Switchbacks** (``bench_switchbacks_fused_playout``): the
   same search from the 2-player opening with the agent's rollouts, through
   ``GameDef.playout`` (one call per rollout) and move by move
@@ -145,6 +148,48 @@ def bench_mcts_speed_vs_openspiel(benchmark):
           f"{rates['ours_move_by_move']:.0f} it/s ({ratio:.1f}x), ours fused playout "
           f"{rates['ours_fused']:.0f} it/s ({fused_ratio:.1f}x) (target {SPEED_RATIO:g}x move by move)")
     assert ratio >= SPEED_RATIO, f"only {ratio:.1f}x OpenSpiel's C++ MCTS on connect_four"
+
+
+def equal_iterations_match(pyspiel, games: int, iterations: int) -> float:
+    """Our points (1 a win, 0.5 a draw) in ``games`` games of Connect Four
+    against OpenSpiel's MCTSBot, both with ``iterations`` per move and the
+    settings of the race, seats alternating."""
+    theirs_game, game = pyspiel.load_game("connect_four"), ConnectFour()
+    points = 0.0
+    for g in range(games):
+        ours_seat = g % 2
+        ours, theirs = game.new_initial_state(), theirs_game.new_initial_state()
+        while not ours.is_terminal():
+            seed = 1000 * g + len(ours.history)
+            if ours.current_player() == ours_seat:
+                search = cmcts.Search(game._gamedef_capsule(), ours._state_capsule(), c=OPENSPIEL_C / 2,
+                                      seed=seed, owner=game, rollout="random", max_nodes=iterations + 1)
+                move = search.run(iterations=iterations)["action"]
+            else:
+                move = pyspiel.MCTSBot(theirs_game, pyspiel.RandomRolloutEvaluator(1, seed), OPENSPIEL_C,
+                                       iterations, 4000, False, seed, False).step(theirs)
+            ours.apply_action(move)
+            theirs.apply_action(move)
+        points += ours.returns()[ours_seat]
+    return points
+
+
+def bench_mcts_connect_four_match_vs_openspiel(benchmark):
+    """What an iteration buys on each side: a match at equal iterations. A
+    figure with a loose check (our search is not far weaker per iteration,
+    which would make the speed race meaningless): at least a quarter of the
+    points."""
+    pyspiel = pytest.importorskip("pyspiel")
+    if benchmark.disabled:
+        assert 0 <= benchmark(equal_iterations_match, pyspiel, 1, 50) <= 1
+        return
+    games, iterations = 40, 5000
+    points = benchmark.pedantic(equal_iterations_match, args=(pyspiel, games, iterations), rounds=1,
+                                iterations=1)
+    benchmark.extra_info.update({"games": games, "iterations_per_move": iterations, "our_points": points})
+    print(f"\nConnect Four at {iterations} iterations a move, ours vs OpenSpiel MCTSBot: "
+          f"{points:g} - {games - points:g} over {games} games")
+    assert points >= games / 4
 
 
 def switchbacks_rates(iterations: int, rounds: int) -> dict[str, float]:
