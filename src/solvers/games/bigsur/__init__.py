@@ -1,0 +1,1 @@
+"""Big Sur: card data (``data``), rules (``reference``) and highway scoring (``scoring``)."""
