@@ -1,0 +1,89 @@
+"""`solve bigsur score`: the rulebook's example scores 30, broken down; bad
+input is one error line and exit status 2."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import one_error_line, run
+from solvers.data import builtin_json
+
+EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "bigsur" / "rulebook-highway.json")
+
+
+@pytest.fixture
+def write(tmp_path):
+    def make(data, name="h.json"):
+        p = tmp_path / name
+        p.write_text(data if isinstance(data, str) else json.dumps(data))
+        return str(p)
+    return make
+
+
+def test_rulebook_example_scores_30(capsys):
+    code, out, _ = run(capsys, "bigsur", "score", EXAMPLE)
+    assert code == 0
+    assert "Field (cards 1, 2, 3: 3 + 1 + 2 = 6 miles)" in out
+    assert "Mountain (cards 4, 5: 3 + 4 = 7 miles)" in out
+    assert "Forest: no Stretch" in out
+    assert out.split()[-1] == "30"
+
+
+def test_json_breakdown(capsys):
+    code, out, _ = run(capsys, "bigsur", "score", EXAMPLE, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["total"] == 30
+    got = {(s["scenery"], s["miles"], tuple(s["positions"])) for s in data["stretches"]}
+    assert got == {("field", 6, (1, 2, 3)), ("ocean", 6, (2, 3, 4)), ("mountain", 7, (4, 5))}
+    assert [b["points"] for b in data["bonuses"]] == [4]
+    assert data["landmarks"]["count"] == 1 and data["landmarks"]["points"] == 3
+
+
+def test_cards_by_number_from_the_card_file(capsys, write):
+    cards = builtin_json("big_sur.json")["highway"]
+    ocean = [c["number"] for c in cards if c["scenery"].count("ocean") == 1][:3]
+    miles = sum(c["miles"] for c in cards if c["number"] in ocean)
+    path = write({"highway": ocean[:2] + [{"card": ocean[2], "landmark": "Point Sur Lighthouse"}]})
+    code, out, _ = run(capsys, "bigsur", "score", path, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {(s["scenery"], s["miles"]) for s in data["stretches"]} >= {("ocean", miles)}
+    assert data["landmarks"]["abilities"] == [
+        {"position": 3, "name": "Point Sur Lighthouse", "text": "Score 3 points.", "points": 3}]
+
+
+@pytest.mark.parametrize("content, words", [
+    ({"highway": [70]}, "no Highway card 70"),
+    ({"highway": [4, 9, 4]}, "already card 1"),
+    ({"highway": [{"scenery": ["ocean", "field"], "miles": 2, "landmark": "McWay Falls"}]},
+     "not in a qualifying Stretch"),
+    ({"highway": [{"scenery": ["ocean", "field"], "miles": 5}]}, "'miles' should be"),
+    ({"highway": [{"scenery": ["ocean", "field"], "miles": 1, "bonus": {"kind": "stretches", "points": 1}}]},
+     "only 2-mile cards"),
+    ({"road": []}, "a list 'highway'"),
+    ("{oops", "not valid JSON"),
+])
+def test_bad_input_is_one_line(capsys, write, content, words):
+    code, _, err = run(capsys, "bigsur", "score", write(content))
+    line = one_error_line(err)
+    assert code == 2 and words in line, line
+
+
+def test_missing_file_and_bad_card_file(capsys, write, tmp_path):
+    code, _, err = run(capsys, "bigsur", "score", str(tmp_path / "none.json"))
+    assert code == 2 and "cannot read" in one_error_line(err)
+    code, _, err = run(capsys, "bigsur", "score", EXAMPLE, "--cards", write({"schema": 2}, "c.json"))
+    assert code == 2 and "card file" in one_error_line(err)
+
+
+def test_a_users_card_file(capsys, write):
+    raw = builtin_json("big_sur.json")
+    raw["landmarks"][2]["name"] = "Point Sur Light"
+    cards = write(raw, "cards.json")
+    ocean = [c["number"] for c in raw["highway"] if c["scenery"].count("ocean") == 1][:3]
+    path = write({"highway": ocean[:2] + [{"card": ocean[2], "landmark": "Point Sur Light"}]})
+    code, out, _ = run(capsys, "bigsur", "score", path, "--cards", cards, "--json")
+    assert code == 0 and json.loads(out)["landmarks"]["placed"][0]["name"] == "Point Sur Light"
+    code, _, err = run(capsys, "bigsur", "score", path)  # not a name in the built-in set
+    assert code == 2 and "Point Sur Light" in one_error_line(err)
