@@ -185,7 +185,7 @@ class BigSurState(State):
         self.recycled = False
         self.claimed = False
         self.building: int | None = None
-        self.end = "right"
+        self.end: str | None = None
         self.paying: list[int] = []
         self.pay_finish: tuple[tuple[int, ...], int] | None = None
         self.claiming: int | None = None
@@ -280,6 +280,7 @@ class BigSurState(State):
                 self.building = action - g.BUILD_BASE + 1
                 self._options = None
                 if len(self.highways[self.player]) >= 2:
+                    self.end = None
                     self.step = "end"
                 else:
                     self.end = "right"
@@ -432,6 +433,7 @@ class BigSurState(State):
         else:
             self.highways[p].append(self.building)
         self.building, self.paying, self.pay_finish, self._options = None, [], None, None
+        self.end = None
         self.step = "build"
 
     # ----- Landmarks -----------------------------------------------------------
@@ -669,7 +671,7 @@ def information_view(state: Any, player: int) -> dict[str, Any]:
         "recycled": state.recycled,
         "claimed": state.claimed,
         "building": state.building,
-        "end": state.end if state.building is not None else None,
+        "end": state.end,
         "paying": list(state.paying) if own_turn else len(state.paying),
         "pay_finish": ([list(state.pay_finish[0]), state.pay_finish[1]]
                        if state.pay_finish is not None else None),

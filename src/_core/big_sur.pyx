@@ -1,0 +1,1232 @@
+# cython: language_level=3
+"""Big Sur in C: the kernel behind
+:class:`solvers.games.bigsur.kernel.BigSurKernel`.
+
+The rules, action ids and seeded dealing are those of
+``solvers.games.bigsur.reference`` (the rules of record; docs/rules/big-sur.md).
+A state is the plain struct ``BsState`` (big_sur.pxd): hands, the Depot and
+the used Persistent Materials as two-word card sets, the Landmark row as a
+one-word set, Highways as arrays of card numbers left to right.
+
+Paying is decided by counts, not by listing payments: for a fixed use of
+Persistent Materials and Recycling, a set D of discarded cards pays the
+remaining k icons exactly when |D| = 3k - 2s for some s in 0..k and at
+least s cards of D can each be matched to an icon of their own Material
+(those are the singles; the other 3(k - s) cards form three-for-ones). So
+whether a partial choice of discards can be completed depends only on how
+many cards of each Material are chosen and still available.
+
+Every C function below is ``noexcept nogil`` and fills the ``GameDef`` of
+game_api.h.
+"""
+
+from libc.stdint cimport uint64_t, int8_t, uint8_t, int16_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset, memmove
+from cpython.pycapsule cimport PyCapsule_New
+
+from big_sur cimport *
+from game_api cimport (
+    GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
+    splitmix64_next, rng_below, rng_below_mul,
+    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
+)
+
+from solvers.errors import IllegalActionError, SolversError
+from solvers.rng import SplitMix64
+
+cdef extern from *:
+    """
+    static inline int bs_popcount64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    """
+    int popcount64 "bs_popcount64"(unsigned long long x) nogil
+    int ctz64 "__builtin_ctzll"(unsigned long long x) nogil
+
+STEP_NAMES = ("deal", "take", "draw", "build", "end", "pay", "top", "place", "reveal", "refill", "over")
+#: The playout policy's default weights (build, claim) out of 256.
+PLAYOUT_WEIGHTS = (230, 250)
+cdef uint64_t ONE = 1
+
+
+# ----- card sets ----------------------------------------------------------------
+cdef inline bint has(const uint64_t *m, int c) noexcept nogil:
+    return (m[(c - 1) >> 6] >> ((c - 1) & 63)) & 1
+
+cdef inline void add(uint64_t *m, int c) noexcept nogil:
+    m[(c - 1) >> 6] |= ONE << ((c - 1) & 63)
+
+cdef inline void drop(uint64_t *m, int c) noexcept nogil:
+    m[(c - 1) >> 6] &= ~(ONE << ((c - 1) & 63))
+
+cdef inline int count2(const uint64_t *m) noexcept nogil:
+    return popcount64(m[0]) + popcount64(m[1])
+
+cdef inline int cards_of(const uint64_t *m, uint8_t *out) noexcept nogil:
+    """The cards of a set, ascending; returns how many."""
+    cdef int n = 0, w
+    cdef uint64_t x
+    for w in range(2):
+        x = m[w]
+        while x:
+            out[n] = <uint8_t>(64 * w + ctz64(x) + 1)
+            x &= x - 1
+            n += 1
+    return n
+
+cdef inline void shuffle_u8(uint64_t *rng, uint8_t *items, int n) noexcept nogil:
+    """Fisher-Yates from the last position down, as solvers.rng.SplitMix64.shuffle."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+
+
+# ----- setup and turn flow ------------------------------------------------------------
+cdef inline void new_turn(BsState *s) noexcept nogil:
+    s.taken = 0
+    s.used_cards[0] = 0
+    s.used_cards[1] = 0
+    s.used_lms = 0
+    s.recycled = 0
+    s.claimed = 0
+    s.building = 0
+    s.end_left = -1
+    s.paying_n = 0
+    s.claiming = 0
+    s.fin = -1
+
+
+cdef void bs_new_state(const BsParams *p, BsState *s, uint64_t seed) noexcept nogil:
+    """A fresh game: the Highway deck then the Landmark deck shuffled with
+    SplitMix64(seed), nothing dealt."""
+    cdef uint64_t rng = seed
+    cdef int i
+    memset(s, 0, sizeof(BsState))
+    for i in range(p.deck_size):
+        s.order[i] = p.deck[i]
+    shuffle_u8(&rng, s.order, p.deck_size)
+    for i in range(p.n_landmarks):
+        s.lorder[i] = <uint8_t>(i + 1)
+    shuffle_u8(&rng, s.lorder, p.n_landmarks)
+    s.step = BS_DEAL
+    new_turn(s)
+
+
+cdef inline bint deals_landmark(const BsParams *p, const BsState *s) noexcept nogil:
+    return s.step == BS_REVEAL or (s.step == BS_DEAL and s.pos == p.setup_cards)
+
+
+cdef inline bint is_chance(const BsState *s) noexcept nogil:
+    return s.step == BS_DEAL or s.step == BS_DRAW or s.step == BS_REVEAL or s.step == BS_REFILL
+
+
+cdef int bs_current_player(const void *params, const void *st) noexcept nogil:
+    cdef const BsState *s = <const BsState *>st
+    if is_chance(s):
+        return GAME_CHANCE
+    if s.step == BS_OVER:
+        return GAME_TERMINAL
+    return s.player
+
+
+cdef int bs_chance_outcomes(const void *params, const void *st, int *out, double *probs) noexcept nogil:
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    cdef uint64_t m[2]
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef int n, i
+    cdef uint64_t lm = 0
+    if not is_chance(s):
+        return 0
+    if deals_landmark(p, s):
+        for i in range(s.lpos, p.n_landmarks):
+            lm |= ONE << (s.lorder[i] - 1)
+        n = 0
+        while lm:
+            out[n] = p.landmark_base + ctz64(lm)
+            lm &= lm - 1
+            n += 1
+    else:
+        m[0] = 0
+        m[1] = 0
+        for i in range(s.pos, p.deck_size):
+            add(m, s.order[i])
+        n = cards_of(m, buf)
+        for i in range(n):
+            out[i] = p.card_base + buf[i] - 1
+    if probs != NULL:
+        for i in range(n):
+            probs[i] = 1.0 / n
+    return n
+
+
+cdef int bs_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    if deals_landmark(p, s):
+        return p.landmark_base + s.lorder[s.lpos + rng_below(rng, p.n_landmarks - s.lpos)] - 1
+    return p.card_base + s.order[s.pos + rng_below(rng, p.deck_size - s.pos)] - 1
+
+
+cdef inline void after_refill(const BsParams *p, BsState *s) noexcept nogil:
+    if count2(s.depot) < 5 and s.pos < p.deck_size:
+        return
+    if s.pos == p.deck_size:
+        s.step = BS_OVER
+        return
+    s.player = <uint8_t>((s.player + 1) % p.players)
+    new_turn(s)
+    s.step = BS_TAKE
+
+
+cdef inline void end_turn(const BsParams *p, BsState *s) noexcept nogil:
+    s.turns[s.player] += 1
+    s.step = BS_REFILL
+    after_refill(p, s)
+
+
+cdef inline void took(BsState *s) noexcept nogil:
+    s.taken += 1
+    s.step = BS_BUILD if s.taken == 2 else BS_TAKE
+
+
+# ----- paying ----------------------------------------------------------------------------
+cdef inline void persistent_counts(const BsParams *p, const BsState *s, int q, int *avail) noexcept nogil:
+    cdef int i, c, l
+    for i in range(BS_KINDS):
+        avail[i] = 0
+    for i in range(s.hw_n[q]):
+        c = s.hw[q][i]
+        if p.persist[c] >= 0 and not has(s.used_cards, c):
+            avail[p.persist[c]] += 1
+        l = s.mark_lm[q][i]
+        if l and p.lm_kind[l] == 2 and not ((s.used_lms >> (l - 1)) & 1):
+            avail[p.lm_arg[l]] += 1
+
+
+cdef inline bint completes(const int *cnt, int size, const int *avail_more, const int *R, int kp,
+                           int r, int topm) noexcept nogil:
+    """Can discards with Material counts ``cnt`` (``size`` cards), plus some
+    of ``avail_more`` more, pay ``R`` (``kp`` icons) exactly, with Recycling
+    of Material ``r`` (-1 none) from a pile whose top shows ``topm``?"""
+    cdef int m, s, x, base = 0, useful = 0, more = 0, ach, gap
+    cdef bint need_r = r >= 0 and r != topm and cnt[r] == 0
+    for m in range(BS_KINDS):
+        base += cnt[m] if cnt[m] < R[m] else R[m]
+        gap = R[m] - cnt[m]
+        if gap > 0:
+            useful += avail_more[m] if avail_more[m] < gap else gap
+        more += avail_more[m]
+    for s in range(kp + 1):
+        x = 3 * kp - 2 * s - size
+        if x < 0 or x > more:
+            continue
+        if need_r:
+            if avail_more[r] == 0 or x == 0:
+                continue
+            if R[r] - cnt[r] > 0:
+                ach = base + (x if x < useful else useful)
+            else:
+                ach = base + (x - 1 if x - 1 < useful else useful)
+        else:
+            ach = base + (x if x < useful else useful)
+        if ach >= s:
+            return 1
+    return 0
+
+
+cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
+                     uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
+                     bint first_only) noexcept nogil:
+    """Which next choices of a payment for ``card`` lead to an exact payment,
+    the discards ``chosen`` (ascending) made so far: ``disc_ok[i]`` for the
+    candidate ``cand[i]`` (hand cards above the last chosen one), and
+    ``fin_ok[k]`` for FINISH k. Returns how many were found (with
+    ``first_only``, stops at the first)."""
+    cdef int q = s.player
+    cdef int need[BS_KINDS]
+    cdef int avail[BS_KINDS]
+    cdef int cnt[BS_KINDS]
+    cdef int cnt2[BS_KINDS]
+    cdef int rest[BS_KINDS]
+    cdef int R[BS_KINDS]
+    cdef int zero[BS_KINDS]
+    cdef int after[BS_MAX_CARDS][BS_KINDS]
+    cdef int kinds[3]
+    cdef int ranges[3]
+    cdef int use[3]
+    cdef uint64_t hand[2]
+    cdef uint8_t allc[BS_MAX_CARDS]
+    cdef int n_kinds = 0, i, j, m, n_all, nc = 0, last, found = 0, topm, code, idx, kp, r, ri
+    cdef int u0, u1, u2
+    for m in range(BS_KINDS):
+        need[m] = 0
+        cnt[m] = 0
+        zero[m] = 0
+    for i in range(p.cost_n[card]):
+        need[p.cost[card][i]] += 1
+    for m in range(BS_KINDS):
+        if need[m]:
+            kinds[n_kinds] = m
+            n_kinds += 1
+    for i in range(n_kinds, 3):
+        kinds[i] = -1
+    persistent_counts(p, s, q, avail)
+    for i in range(n_chosen):
+        cnt[p.mat[chosen[i]]] += 1
+    last = chosen[n_chosen - 1] if n_chosen else 0
+    hand[0] = s.hand[q][0]
+    hand[1] = s.hand[q][1]
+    drop(hand, card)
+    n_all = cards_of(hand, allc)
+    for i in range(n_all):
+        if allc[i] > last:
+            cand[nc] = allc[i]
+            nc += 1
+    n_cand[0] = nc
+    # after[i]: Material counts of the candidates after cand[i]
+    for m in range(BS_KINDS):
+        rest[m] = 0
+    for i in range(nc - 1, -1, -1):
+        for m in range(BS_KINDS):
+            after[i][m] = rest[m]
+        rest[p.mat[cand[i]]] += 1
+    # rest now counts every candidate
+    topm = p.mat[s.pile[q][s.pile_n[q] - 1]] if s.pile_n[q] else -1
+    for i in range(nc):
+        disc_ok[i] = 0
+    for i in range(BS_N_FINISH):
+        fin_ok[i] = 0
+    for i in range(3):
+        if kinds[i] >= 0:
+            ranges[i] = need[kinds[i]] if need[kinds[i]] < avail[kinds[i]] else avail[kinds[i]]
+        else:
+            ranges[i] = 0
+    for u0 in range(ranges[0] + 1):
+        for u1 in range(ranges[1] + 1):
+            for u2 in range(ranges[2] + 1):
+                use[0] = u0
+                use[1] = u1
+                use[2] = u2
+                for m in range(BS_KINDS):
+                    rest[m] = need[m]
+                code = 0
+                for i in range(3):
+                    if kinds[i] >= 0:
+                        rest[kinds[i]] -= use[i]
+                # code of the Persistent counts, Material by Material
+                for m in range(BS_KINDS - 1, -1, -1):
+                    code = code * 4 + (need[m] - rest[m])
+                for ri in range(-1, BS_KINDS):
+                    if ri >= 0 and (s.recycled or rest[ri] == 0):
+                        continue
+                    r = ri
+                    for m in range(BS_KINDS):
+                        R[m] = rest[m]
+                    if r >= 0:
+                        R[r] -= 1
+                    kp = 0
+                    for m in range(BS_KINDS):
+                        kp += R[m]
+                    idx = p.fin_index[code + (1024 if r >= 0 else 0)]
+                    if not fin_ok[idx] and completes(cnt, n_chosen, zero, R, kp, r, topm):
+                        fin_ok[idx] = 1
+                        found += 1
+                        if first_only:
+                            return found
+                    for i in range(nc):
+                        if disc_ok[i]:
+                            continue
+                        for m in range(BS_KINDS):
+                            cnt2[m] = cnt[m]
+                        cnt2[p.mat[cand[i]]] += 1
+                        if completes(cnt2, n_chosen + 1, after[i], R, kp, r, topm):
+                            disc_ok[i] = 1
+                            found += 1
+                            if first_only:
+                                return found
+    return found
+
+
+cdef inline bint can_build(const BsParams *p, const BsState *s, int card) noexcept nogil:
+    cdef uint8_t disc_ok[BS_MAX_CARDS]
+    cdef uint8_t fin_ok[BS_N_FINISH]
+    cdef uint8_t cand[BS_MAX_CARDS]
+    cdef int nc
+    return pay_options(p, s, card, NULL, 0, disc_ok, fin_ok, cand, &nc, 1) > 0
+
+
+cdef inline int top_materials(const BsParams *p, const BsState *s) noexcept nogil:
+    """Bit mask of the Materials among the cards being discarded."""
+    cdef int mask = 0, i
+    for i in range(s.paying_n):
+        mask |= 1 << p.mat[s.paying[i]]
+    return mask
+
+
+cdef void complete_build(const BsParams *p, BsState *s, int topm) noexcept nogil:
+    cdef int q = s.player, m, k, i, c, l, top = 0, n
+    cdef uint8_t built[BS_MAX_CARDS]
+    cdef uint64_t hw_set[2]
+    # Persistent Materials: built 1-mile cards by number, then Landmarks by number
+    hw_set[0] = 0
+    hw_set[1] = 0
+    for i in range(s.hw_n[q]):
+        add(hw_set, s.hw[q][i])
+    n = cards_of(hw_set, built)
+    for m in range(BS_KINDS):
+        k = p.fin_counts[s.fin][m]
+        for i in range(n):
+            if k == 0:
+                break
+            c = built[i]
+            if p.persist[c] == m and not has(s.used_cards, c):
+                add(s.used_cards, c)
+                k -= 1
+        for l in range(1, p.n_landmarks + 1):
+            if k == 0:
+                break
+            if p.lm_kind[l] != 2 or p.lm_arg[l] != m or (s.used_lms >> (l - 1)) & 1:
+                continue
+            for i in range(s.hw_n[q]):
+                if s.mark_lm[q][i] == l:
+                    s.used_lms |= ONE << (l - 1)
+                    k -= 1
+                    break
+    if p.fin_recycle[s.fin]:
+        s.recycled = 1
+    if s.paying_n:
+        for i in range(s.paying_n):
+            if p.mat[s.paying[i]] == topm:
+                top = s.paying[i]
+                break
+        for i in range(s.paying_n):
+            c = s.paying[i]
+            if c != top:
+                s.pile[q][s.pile_n[q]] = <uint8_t>c
+                s.pile_n[q] += 1
+            drop(s.hand[q], c)
+        s.pile[q][s.pile_n[q]] = <uint8_t>top
+        s.pile_n[q] += 1
+    drop(s.hand[q], s.building)
+    n = s.hw_n[q]
+    if s.end_left == 1:
+        memmove(&s.hw[q][1], &s.hw[q][0], n)
+        memmove(&s.mark_lm[q][1], &s.mark_lm[q][0], n)
+        memmove(&s.mark_type[q][1], &s.mark_type[q][0], n)
+        s.hw[q][0] = s.building
+        s.mark_lm[q][0] = 0
+        s.mark_type[q][0] = 0
+    else:
+        s.hw[q][n] = s.building
+        s.mark_lm[q][n] = 0
+        s.mark_type[q][n] = 0
+    s.hw_n[q] += 1
+    s.building = 0
+    s.paying_n = 0
+    s.fin = -1
+    s.end_left = -1
+    s.step = BS_BUILD
+
+
+# ----- Stretches and Landmarks ----------------------------------------------------------
+cdef inline int icons(const BsParams *p, int card, int t) noexcept nogil:
+    return (p.sc[card][0] == t) + (p.sc[card][1] == t)
+
+
+cdef int placements(const BsParams *p, const BsState *s, int landmark, int *out) noexcept nogil:
+    """PLACE actions for ``landmark`` in the Highway of the player to move,
+    ascending."""
+    cdef int q = s.player, t, i, j, k, n = 0, ic
+    cdef bint used
+    for t in range(BS_KINDS):
+        if not (p.lm_mask[landmark] >> t) & 1:
+            continue
+        i = 0
+        while i < s.hw_n[q]:
+            if icons(p, s.hw[q][i], t) == 0:
+                i += 1
+                continue
+            j = i
+            ic = 0
+            used = 0
+            while j < s.hw_n[q] and icons(p, s.hw[q][j], t):
+                ic += icons(p, s.hw[q][j], t)
+                if s.mark_lm[q][j] and s.mark_type[q][j] == t:
+                    used = 1
+                j += 1
+            if ic >= 3 and not used:
+                for k in range(i, j):
+                    if s.mark_lm[q][k] == 0:
+                        out[n] = p.place_base + t * p.max_hw + k
+                        n += 1
+            i = j
+    return n
+
+
+cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
+    """The points of seat ``q`` (scoring.score_highway)."""
+    cdef int n = s.hw_n[q], i, j, t, c, l, ic, mi, total = 0, kind, arg, pts
+    cdef int eff[BS_MAX_HW]
+    cdef int type_icons[BS_KINDS]
+    cdef int has_stretch[BS_KINDS]
+    cdef int mats[BS_KINDS]
+    cdef int n_stretch = 0, longest = 0, landmarks = 0, one_mile = 0, doubles = 0, types = 0
+    for t in range(BS_KINDS):
+        type_icons[t] = 0
+        has_stretch[t] = 0
+        mats[t] = 0
+    for i in range(n):
+        c = s.hw[q][i]
+        l = s.mark_lm[q][i]
+        eff[i] = p.miles[c] + (p.lm_arg[l] if l and p.lm_kind[l] == 1 else 0)
+        type_icons[p.sc[c][0]] += 1
+        type_icons[p.sc[c][1]] += 1
+        mats[p.mat[c]] += 1
+        if p.sc[c][0] == p.sc[c][1]:
+            doubles += 1
+        if eff[i] == 1:
+            one_mile += 1
+        if l:
+            landmarks += 1
+            if p.lm_kind[l] == 0:
+                total += p.lm_arg[l]
+    for t in range(BS_KINDS):
+        if type_icons[t]:
+            types += 1
+        i = 0
+        while i < n:
+            if icons(p, s.hw[q][i], t) == 0:
+                i += 1
+                continue
+            j = i
+            ic = 0
+            mi = 0
+            while j < n and icons(p, s.hw[q][j], t):
+                ic += icons(p, s.hw[q][j], t)
+                mi += eff[j]
+                j += 1
+            if ic >= 3:
+                total += mi
+                n_stretch += 1
+                has_stretch[t] = 1
+                if mi > longest:
+                    longest = mi
+            i = j
+    if landmarks >= 5:
+        total += 8
+    elif landmarks >= 3:
+        total += 5
+    elif landmarks >= 1:
+        total += 3
+    for i in range(n):
+        c = s.hw[q][i]
+        kind = p.bonus_kind[c]
+        if kind < 0:
+            continue
+        pts = p.bonus_pts[c]
+        arg = p.bonus_arg[c]
+        if kind == 0:
+            total += pts * types
+        elif kind == 1:
+            total += pts * type_icons[arg]
+        elif kind == 2:
+            total += pts * n_stretch
+        elif kind == 3:
+            total += pts * landmarks
+        elif kind == 4:
+            total += pts * one_mile
+        elif kind == 5:
+            total += pts * mats[arg]
+        elif kind == 6:
+            total += pts * doubles
+        elif kind == 7:
+            total += pts if longest >= arg else 0
+        elif kind == 8:
+            total += pts if has_stretch[arg] else 0
+        elif kind == 9:
+            total += pts * (n // arg)
+    return total
+
+
+cdef void bs_returns(const void *params, const void *st, double *out) noexcept nogil:
+    """Win shares at the end (ties split), 0 before."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    cdef int pts[BS_MAX_PLAYERS]
+    cdef int i, best, winners = 0
+    if s.step != BS_OVER:
+        for i in range(p.players):
+            out[i] = 0.0
+        return
+    for i in range(p.players):
+        pts[i] = bs_score(p, s, i)
+    best = pts[0]
+    for i in range(1, p.players):
+        if pts[i] > best:
+            best = pts[i]
+    for i in range(p.players):
+        if pts[i] == best:
+            winners += 1
+    for i in range(p.players):
+        out[i] = 1.0 / winners if pts[i] == best else 0.0
+
+
+# ----- legal actions and applying them --------------------------------------------------
+cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept nogil:
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef uint8_t disc_ok[BS_MAX_CARDS]
+    cdef uint8_t fin_ok[BS_N_FINISH]
+    cdef uint8_t cand[BS_MAX_CARDS]
+    cdef int place[5 * BS_MAX_HW]
+    cdef int n = 0, k, i, q = s.player, nc, mask
+    cdef uint64_t row
+    if is_chance(s):
+        return bs_chance_outcomes(params, st, out, NULL)
+    if s.step == BS_TAKE:
+        k = cards_of(s.depot, buf)
+        for i in range(k):
+            out[n] = buf[i] - 1
+            n += 1
+        if s.pos < p.deck_size:
+            out[n] = p.draw
+            n += 1
+        return n
+    if s.step == BS_BUILD:
+        k = cards_of(s.hand[q], buf)
+        for i in range(k):
+            if can_build(p, s, buf[i]):
+                out[n] = p.build_base + buf[i] - 1
+                n += 1
+        if not s.claimed:
+            row = s.row
+            while row:
+                i = ctz64(row) + 1
+                row &= row - 1
+                if placements(p, s, i, place) > 0:
+                    out[n] = p.claim_base + i - 1
+                    n += 1
+        out[n] = p.end_turn
+        return n + 1
+    if s.step == BS_END:
+        out[0] = p.left
+        out[1] = p.right
+        return 2
+    if s.step == BS_PAY:
+        pay_options(p, s, s.building, s.paying, s.paying_n, disc_ok, fin_ok, cand, &nc, 0)
+        for i in range(nc):
+            if disc_ok[i]:
+                out[n] = p.discard_base + cand[i] - 1
+                n += 1
+        for i in range(BS_N_FINISH):
+            if fin_ok[i]:
+                out[n] = p.finish_base + i
+                n += 1
+        return n
+    if s.step == BS_TOP:
+        mask = top_materials(p, s)
+        for i in range(BS_KINDS):
+            if (mask >> i) & 1:
+                out[n] = p.top_base + i
+                n += 1
+        return n
+    if s.step == BS_PLACE:
+        return placements(p, s, s.claiming, out)
+    return 0
+
+
+cdef void bs_apply_action(const void *params, void *st, int action) noexcept nogil:
+    cdef const BsParams *p = <const BsParams *>params
+    cdef BsState *s = <BsState *>st
+    cdef int i, c, k, t, pos, q = s.player, mask, n
+    cdef uint8_t tmp
+    if is_chance(s):
+        if deals_landmark(p, s):
+            c = action - p.landmark_base + 1
+            i = s.lpos
+            while s.lorder[i] != c:
+                i += 1
+            tmp = s.lorder[s.lpos]
+            s.lorder[s.lpos] = s.lorder[i]
+            s.lorder[i] = tmp
+            s.lpos += 1
+            s.row |= ONE << (c - 1)
+            if s.step == BS_DEAL:
+                if popcount64(s.row) == 5 or s.lpos == p.n_landmarks:
+                    s.player = 0
+                    new_turn(s)
+                    s.step = BS_TAKE
+            else:
+                end_turn(p, s)
+            return
+        c = action - p.card_base + 1
+        i = s.pos
+        while s.order[i] != c:
+            i += 1
+        tmp = s.order[s.pos]
+        s.order[s.pos] = s.order[i]
+        s.order[i] = tmp
+        s.pos += 1
+        if s.step == BS_DEAL:
+            k = s.pos - 1
+            if k < 2 * p.players:
+                add(s.hand[k % p.players], c)
+            else:
+                add(s.depot, c)
+        elif s.step == BS_DRAW:
+            add(s.hand[q], c)
+            took(s)
+        else:
+            add(s.depot, c)
+            after_refill(p, s)
+        return
+    if s.step == BS_TAKE:
+        if action == p.draw:
+            s.step = BS_DRAW
+        else:
+            drop(s.depot, action + 1)
+            add(s.hand[q], action + 1)
+            took(s)
+    elif s.step == BS_BUILD:
+        if action == p.end_turn:
+            end_turn(p, s)
+        elif action >= p.claim_base:
+            s.claiming = <uint8_t>(action - p.claim_base + 1)
+            s.step = BS_PLACE
+        else:
+            s.building = <uint8_t>(action - p.build_base + 1)
+            if s.hw_n[q] >= 2:
+                s.end_left = -1
+                s.step = BS_END
+            else:
+                s.end_left = 0
+                s.step = BS_PAY
+    elif s.step == BS_END:
+        s.end_left = 1 if action == p.left else 0
+        s.step = BS_PAY
+    elif s.step == BS_PAY:
+        if action < p.finish_base:
+            s.paying[s.paying_n] = <uint8_t>(action - p.discard_base + 1)
+            s.paying_n += 1
+        else:
+            s.fin = <int8_t>(action - p.finish_base)
+            mask = top_materials(p, s)
+            n = popcount64(mask)
+            if n > 1:
+                s.step = BS_TOP
+            else:
+                complete_build(p, s, ctz64(mask) if mask else -1)
+    elif s.step == BS_TOP:
+        complete_build(p, s, action - p.top_base)
+    elif s.step == BS_PLACE:
+        k = action - p.place_base
+        t = k // p.max_hw
+        pos = k - t * p.max_hw
+        s.mark_lm[q][pos] = s.claiming
+        s.mark_type[q][pos] = <int8_t>t
+        s.row &= ~(ONE << (s.claiming - 1))
+        s.claiming = 0
+        s.claimed = 1
+        if s.lpos < p.n_landmarks:
+            s.step = BS_REVEAL
+        else:
+            end_turn(p, s)
+
+
+# ----- hidden information ---------------------------------------------------------------
+cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
+    """Re-deal what ``player`` cannot see, as reference.resample does: the
+    other hands and piles below their tops and the deck from one ascending,
+    shuffled list; then the Landmark deck."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef BsState *s = <BsState *>st
+    cdef uint64_t m[2]
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef uint64_t lm = 0
+    cdef int n, k = 0, q, i, size
+    m[0] = 0
+    m[1] = 0
+    for q in range(p.players):
+        if q != player:
+            m[0] |= s.hand[q][0]
+            m[1] |= s.hand[q][1]
+            for i in range(s.pile_n[q] - 1):
+                add(m, s.pile[q][i])
+    for i in range(s.pos, p.deck_size):
+        add(m, s.order[i])
+    n = cards_of(m, buf)
+    shuffle_u8(rng, buf, n)
+    for q in range(p.players):
+        if q == player:
+            continue
+        size = count2(s.hand[q])
+        s.hand[q][0] = 0
+        s.hand[q][1] = 0
+        for i in range(size):
+            add(s.hand[q], buf[k])
+            k += 1
+        for i in range(s.pile_n[q] - 1):
+            s.pile[q][i] = buf[k]
+            k += 1
+    for i in range(s.pos, p.deck_size):
+        s.order[i] = buf[k]
+        k += 1
+    for i in range(s.lpos, p.n_landmarks):
+        lm |= ONE << (s.lorder[i] - 1)
+    n = 0
+    while lm:
+        buf[n] = <uint8_t>(ctz64(lm) + 1)
+        lm &= lm - 1
+        n += 1
+    shuffle_u8(rng, buf, n)
+    for i in range(n):
+        s.lorder[s.lpos + i] = buf[i]
+
+
+cdef int bs_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    if s.step == BS_DEAL and not deals_landmark(p, s):
+        if s.pos < 2 * p.players and s.pos % p.players != player:
+            return GAME_HIDDEN
+    if s.step == BS_DRAW and s.player != player:
+        return GAME_HIDDEN
+    if s.step == BS_PAY and s.player != player and action < p.finish_base:
+        return GAME_HIDDEN
+    return action
+
+
+cdef uint64_t bs_hash(const void *params, const void *st) noexcept nogil:
+    """The struct's bytes mixed word by word with SplitMix64's finaliser."""
+    cdef const uint64_t *w = <const uint64_t *>st
+    cdef size_t i, n = sizeof(BsState) // 8
+    cdef uint64_t h = 0x4249475355520000ULL, z
+    cdef const uint8_t *tail = <const uint8_t *>st
+    for i in range(n):
+        z = h ^ w[i]
+        h = splitmix64_next(&z)
+    for i in range(n * 8, sizeof(BsState)):
+        z = h ^ tail[i]
+        h = splitmix64_next(&z)
+    return h
+
+
+cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """The playout policy: claim a Landmark when one can be placed (chance
+    pol_claim/256), else build a payable card (chance pol_build/256) rather
+    than end the turn; every other choice uniformly at random."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    cdef int acts[BS_MAX_ACTIONS]
+    cdef int n = bs_legal_actions(params, st, acts), i, n_build = 0, n_claim = 0, first_claim = -1
+    if s.step == BS_BUILD and n > 1:
+        for i in range(n):
+            if acts[i] >= p.claim_base and acts[i] < p.place_base:
+                if first_claim < 0:
+                    first_claim = i
+                n_claim += 1
+            elif acts[i] >= p.build_base and acts[i] < p.left:
+                n_build += 1
+        if n_claim and rng_below_mul(rng, 256) < p.pol_claim:
+            return acts[first_claim + rng_below_mul(rng, n_claim)]
+        if n_build and rng_below_mul(rng, 256) < p.pol_build:
+            return acts[rng_below_mul(rng, n_build)]
+        return p.end_turn if rng_below_mul(rng, 2) else acts[rng_below_mul(rng, n)]
+    return acts[rng_below_mul(rng, n)]
+
+
+cdef int bs_is_legal(const BsParams *p, const BsState *s, int action) noexcept nogil:
+    cdef int buf[BS_MAX_ACTIONS]
+    cdef int n = bs_legal_actions(p, s, buf), i
+    for i in range(n):
+        if buf[i] == action:
+            return 1
+    return 0
+
+
+# ----- Python classes -------------------------------------------------------------------
+cdef class BigSurCore:
+    """The constant tables of one game (player count and card set) and its
+    GameDef. Built by :class:`~solvers.games.bigsur.kernel.BigSurKernel` from
+    plain tables; keep it alive while a capsule from ``gamedef_capsule()`` is
+    used."""
+
+    cdef BsParams *params
+    cdef GameDef gamedef
+
+    def __cinit__(self, dict t):
+        cdef BsParams *p
+        cdef GameDef *g
+        cdef int i, j, c, code, m
+        n, lm = t["n_cards"], t["n_landmarks"]
+        if not (2 <= t["players"] <= BS_MAX_PLAYERS and 1 <= n <= BS_MAX_CARDS
+                and 5 <= lm <= BS_MAX_LANDMARKS and t["max_hw"] <= BS_MAX_HW):
+            raise SolversError("Big Sur kernel: the card set is too large for the kernel's tables")
+        p = <BsParams *>calloc(1, sizeof(BsParams))
+        if p == NULL:
+            raise MemoryError()
+        self.params = p
+        p.players = t["players"]
+        p.n_cards = n
+        p.n_landmarks = lm
+        p.deck_size = len(t["deck"])
+        p.max_hw = t["max_hw"]
+        p.setup_cards = 2 * p.players + 5
+        p.draw = t["DRAW"]
+        p.build_base = t["BUILD_BASE"]
+        p.left = t["LEFT"]
+        p.right = t["RIGHT"]
+        p.discard_base = t["DISCARD_BASE"]
+        p.finish_base = t["FINISH_BASE"]
+        p.top_base = t["TOP_BASE"]
+        p.claim_base = t["CLAIM_BASE"]
+        p.place_base = t["PLACE_BASE"]
+        p.end_turn = t["END_TURN"]
+        p.card_base = t["CARD_BASE"]
+        p.landmark_base = t["LANDMARK_BASE"]
+        p.num_actions = t["num_actions"]
+        p.pol_build, p.pol_claim = PLAYOUT_WEIGHTS
+        for i, c in enumerate(t["deck"]):
+            p.deck[i] = c
+        for c, row in enumerate(t["cards"], start=1):
+            p.sc[c][0], p.sc[c][1] = row["sc"]
+            p.miles[c] = row["miles"]
+            p.cost_n[c] = len(row["cost"])
+            for j, m in enumerate(row["cost"]):
+                p.cost[c][j] = m
+            p.mat[c] = row["mat"]
+            p.persist[c] = row["persist"]
+            p.bonus_kind[c] = row["bonus_kind"]
+            p.bonus_pts[c] = row["bonus_pts"]
+            p.bonus_arg[c] = row["bonus_arg"]
+        for c, row in enumerate(t["landmarks"], start=1):
+            p.lm_mask[c] = row["mask"]
+            p.lm_kind[c] = row["kind"]
+            p.lm_arg[c] = row["arg"]
+        for i in range(2048):
+            p.fin_index[i] = -1
+        for i, (counts, recycle) in enumerate(t["finish"]):
+            code = 0
+            for m in range(BS_KINDS - 1, -1, -1):
+                code = code * 4 + counts[m]
+            p.fin_index[code + 1024 * recycle] = i
+            for m in range(BS_KINDS):
+                p.fin_counts[i][m] = counts[m]
+            p.fin_recycle[i] = recycle
+
+        g = &self.gamedef
+        g.name = b"bigsur"
+        g.num_players = p.players
+        g.max_actions = BS_MAX_ACTIONS
+        g.num_distinct_actions = p.num_actions
+        g.max_game_length = t["max_game_length"]
+        g.state_size = sizeof(BsState)
+        g.params = p
+        g.current_player = bs_current_player
+        g.legal_actions = bs_legal_actions
+        g.apply_action = bs_apply_action
+        g.chance_outcomes = bs_chance_outcomes
+        g.sample_chance = bs_sample_chance
+        g.returns = bs_returns
+        g.determinize = bs_determinize
+        g.action_observation = bs_action_observation
+        g.hash = bs_hash
+        g.rollout_action = bs_rollout_action
+        g.playout = NULL
+        g.public_decisions = 0         # discards to pay are hidden
+
+    def __dealloc__(self):
+        free(self.params)
+
+    @property
+    def playout_weights(self) -> tuple:
+        """The playout policy's weights (build, claim), each out of 256; (0, 0)
+        leaves only the coin flip between ending the turn and a random move."""
+        return (self.params.pol_build, self.params.pol_claim)
+
+    @playout_weights.setter
+    def playout_weights(self, weights):
+        try:
+            build, claim = (int(w) for w in weights)
+        except (TypeError, ValueError):
+            raise SolversError("playout weights are two whole numbers (build, claim)") from None
+        if not all(0 <= w <= 256 for w in (build, claim)):
+            raise SolversError("playout weights must be between 0 and 256")
+        self.params.pol_build = build
+        self.params.pol_claim = claim
+
+    @property
+    def state_size(self) -> int:
+        return sizeof(BsState)
+
+    @property
+    def max_actions(self) -> int:
+        return self.gamedef.max_actions
+
+    @property
+    def max_game_length(self) -> int:
+        return self.gamedef.max_game_length
+
+    def gamedef_capsule(self):
+        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
+        return PyCapsule_New(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+
+    def play_random_games(self, long n, uint64_t seed):
+        """Play ``n`` games in C, chance and players uniformly at random
+        (with ``sample_chance`` and ``rng_below``); the mean score of each
+        seat. Game ``i`` deals from the i-th draw of ``SplitMix64(seed)``."""
+        cdef const BsParams *p = self.params
+        cdef BsState s
+        cdef int acts[BS_MAX_ACTIONS]
+        cdef double totals[BS_MAX_PLAYERS]
+        cdef uint64_t rng = seed
+        cdef long g
+        cdef int a, k, q
+        if n <= 0:
+            raise SolversError(f"the number of games should be positive, not {n}")
+        for q in range(BS_MAX_PLAYERS):
+            totals[q] = 0.0
+        with nogil:
+            for g in range(n):
+                bs_new_state(p, &s, splitmix64_next(&rng))
+                while s.step != BS_OVER:
+                    if is_chance(&s):
+                        a = bs_sample_chance(p, &s, &rng)
+                    else:
+                        k = bs_legal_actions(p, &s, acts)
+                        a = acts[rng_below(&rng, k)]
+                    bs_apply_action(p, &s, a)
+                for q in range(p.players):
+                    totals[q] += bs_score(p, &s, q)
+        return [totals[q] / n for q in range(p.players)]
+
+
+cdef class KernelState:
+    """The Python face of one ``BsState``; the kernel wrapper subclasses it
+    with the names and views shared with the reference."""
+
+    cdef BsState st
+    cdef const BsParams *p
+    cdef BigSurCore core
+    cdef public object game
+    cdef public list history
+
+    def _start(self, BigSurCore core, game, uint64_t seed):
+        self.core = core
+        self.p = core.params
+        self.game = game
+        self.history = []
+        bs_new_state(self.p, &self.st, seed)
+
+    def current_player(self) -> int:
+        return bs_current_player(self.p, &self.st)
+
+    def is_chance_node(self) -> bool:
+        return is_chance(&self.st)
+
+    def is_terminal(self) -> bool:
+        return self.st.step == BS_OVER
+
+    def legal_actions(self) -> list:
+        cdef int buf[BS_MAX_ACTIONS]
+        cdef int n = bs_legal_actions(self.p, &self.st, buf), i
+        return [buf[i] for i in range(n)]
+
+    def chance_outcomes(self) -> list:
+        cdef int buf[BS_MAX_CARDS]
+        cdef double probs[BS_MAX_CARDS]
+        cdef int n = bs_chance_outcomes(self.p, &self.st, buf, probs), i
+        return [(buf[i], probs[i]) for i in range(n)]
+
+    def seeded_outcome(self) -> int:
+        if not is_chance(&self.st):
+            raise SolversError("not a chance node")
+        if deals_landmark(self.p, &self.st):
+            return self.p.landmark_base + self.st.lorder[self.st.lpos] - 1
+        return self.p.card_base + self.st.order[self.st.pos] - 1
+
+    def apply_action(self, action) -> None:
+        if (isinstance(action, bool) or not isinstance(action, int)
+                or not 0 <= action < self.p.num_actions or not bs_is_legal(self.p, &self.st, action)):
+            raise IllegalActionError(f"action {action!r} is not legal here")
+        self.history.append(action)
+        bs_apply_action(self.p, &self.st, action)
+
+    def scores(self) -> list:
+        return [bs_score(self.p, &self.st, q) for q in range(self.p.players)]
+
+    def returns(self) -> list:
+        cdef double out[BS_MAX_PLAYERS]
+        bs_returns(self.p, &self.st, out)
+        return [out[i] for i in range(self.p.players)]
+
+    def clone(self):
+        cdef KernelState other = type(self).__new__(type(self))
+        other.st = self.st
+        other.p = self.p
+        other.core = self.core
+        other.game = self.game
+        other.history = list(self.history)
+        return other
+
+    def resample(self, player, seed):
+        """A copy in which what ``player`` cannot see is dealt afresh from
+        ``SplitMix64(seed)`` or from the generator ``seed`` itself (the same
+        deal as the reference's ``resample``)."""
+        cdef KernelState other
+        cdef uint64_t rng
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.p.players:
+            raise SolversError(f"no player {player!r} in a {self.p.players}-player game")
+        if (self.st.step == BS_PAY or self.st.step == BS_TOP) and self.st.player != player \
+                and self.st.paying_n:
+            raise SolversError("cannot resample while another player is paying")
+        generator = seed if isinstance(seed, SplitMix64) else None
+        if generator is not None:
+            rng = generator.state
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise SolversError(f"seed should be an int or a SplitMix64, not {type(seed).__name__}")
+        else:
+            rng = seed & 0xFFFFFFFFFFFFFFFF
+        other = self.clone()
+        bs_determinize(self.p, &other.st, <int>player, &rng)
+        if generator is not None:
+            generator.state = rng
+        return other
+
+    def action_observation(self, int action, int player) -> int:
+        return bs_action_observation(self.p, &self.st, action, player)
+
+    def hash(self) -> int:
+        return bs_hash(self.p, &self.st)
+
+    def _state_capsule(self):
+        return PyCapsule_New(&self.st, SOLVERS_STATE_CAPSULE, NULL)
+
+    def _raw(self) -> bytes:
+        return (<char *>&self.st)[:sizeof(BsState)]
+
+    def _set_raw(self, bytes raw) -> None:
+        if len(raw) != sizeof(BsState):
+            raise SolversError(f"a Big Sur state has {sizeof(BsState)} bytes, not {len(raw)}")
+        memcpy(&self.st, <const char *>raw, sizeof(BsState))
+
+    # ----- the reference's fields, read-only ----------------------------------------------
+    @property
+    def order(self) -> list:
+        return [self.st.order[i] for i in range(self.p.deck_size)]
+
+    @property
+    def pos(self) -> int:
+        return self.st.pos
+
+    @property
+    def lorder(self) -> list:
+        return [self.st.lorder[i] for i in range(self.p.n_landmarks)]
+
+    @property
+    def lpos(self) -> int:
+        return self.st.lpos
+
+    @property
+    def highways(self) -> list:
+        return [[self.st.hw[q][i] for i in range(self.st.hw_n[q])] for q in range(self.p.players)]
+
+    @property
+    def marks(self) -> list:
+        from solvers.games.bigsur.data import SCENERY
+        return [{self.st.hw[q][i]: (self.st.mark_lm[q][i], SCENERY[self.st.mark_type[q][i]])
+                 for i in range(self.st.hw_n[q]) if self.st.mark_lm[q][i]}
+                for q in range(self.p.players)]
+
+    @property
+    def hands(self) -> list:
+        return [set(_cards(self.st.hand[q])) for q in range(self.p.players)]
+
+    @property
+    def piles(self) -> list:
+        return [[self.st.pile[q][i] for i in range(self.st.pile_n[q])] for q in range(self.p.players)]
+
+    @property
+    def depot(self) -> set:
+        return set(_cards(self.st.depot))
+
+    @property
+    def row(self) -> set:
+        cdef uint64_t m = self.st.row
+        out = set()
+        while m:
+            out.add(ctz64(m) + 1)
+            m &= m - 1
+        return out
+
+    @property
+    def player(self) -> int:
+        return self.st.player
+
+    @property
+    def step(self) -> str:
+        return STEP_NAMES[self.st.step]
+
+    @property
+    def turns(self) -> list:
+        return [self.st.turns[q] for q in range(self.p.players)]
+
+    @property
+    def taken(self) -> int:
+        return self.st.taken
+
+    @property
+    def used(self) -> set:
+        out = {("card", c) for c in _cards(self.st.used_cards)}
+        m = self.st.used_lms
+        while m:
+            out.add(("landmark", ctz64(m) + 1))
+            m &= m - 1
+        return out
+
+    @property
+    def recycled(self) -> bool:
+        return bool(self.st.recycled)
+
+    @property
+    def claimed(self) -> bool:
+        return bool(self.st.claimed)
+
+    @property
+    def building(self):
+        return self.st.building or None
+
+    @property
+    def end(self):
+        return None if self.st.end_left < 0 else ("left" if self.st.end_left else "right")
+
+    @property
+    def paying(self) -> list:
+        return [self.st.paying[i] for i in range(self.st.paying_n)]
+
+    @property
+    def pay_finish(self):
+        if self.st.fin < 0:
+            return None
+        return (tuple(self.p.fin_counts[self.st.fin][m] for m in range(BS_KINDS)),
+                self.p.fin_recycle[self.st.fin])
+
+    @property
+    def claiming(self):
+        return self.st.claiming or None
+
+
+cdef list _cards(const uint64_t *m):
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef int n = cards_of(m, buf), i
+    return [buf[i] for i in range(n)]

@@ -1,0 +1,143 @@
+"""Big Sur on the Cython kernel: the rules, action ids and seeded dealing of
+:mod:`.reference`, in C (``solvers._core.big_sur``).
+
+>>> game = BigSurKernel(players=2)
+>>> state = game.new_initial_state(seed=3)
+>>> state.apply_seeded_chance()
+>>> state.current_player(), len(state.hands[0]), len(state.depot), len(state.row)
+(0, 2, 5, 5)
+>>> len(game.play_random_games(100, seed=1))   # mean score per seat, played in C
+2
+
+The C level: ``game._gamedef_capsule()`` is a PyCapsule "solvers.GameDef"
+for search modules (keep ``game`` alive while it is used) and
+``state._state_capsule()`` a PyCapsule "solvers.State".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import SolversError
+from ...game import Game, State
+from ...rng import seed_from
+from ..._core.big_sur import BigSurCore, KernelState  # type: ignore[import-not-found]
+from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
+from .reference import (
+    FINISH, BigSur, describe_action, information_view, render,
+)
+from .scoring import Spot
+
+_ABILITIES = ("points", "mile_tag", "material")
+_ACTION_BASES = ("DRAW", "BUILD_BASE", "LEFT", "RIGHT", "DISCARD_BASE", "FINISH_BASE", "TOP_BASE",
+                 "CLAIM_BASE", "PLACE_BASE", "END_TURN", "CARD_BASE", "LANDMARK_BASE")
+
+
+def kernel_tables(rules: BigSur) -> dict[str, Any]:
+    """The plain tables :class:`BigSurCore` is built from."""
+    cards = rules.cards
+    rows = []
+    for c in cards.highway:
+        kind, pts, arg = -1, 0, 0
+        if c.bonus is not None:
+            kind = list(BONUS_KINDS).index(c.bonus.kind)
+            pts = c.bonus.get("points")
+            for key in ("scenery", "material", "miles", "per"):
+                value = c.bonus.get(key)
+                if value is not None:
+                    arg = SCENERY.index(value) if key == "scenery" else (
+                        MATERIALS.index(value) if key == "material" else value)
+        rows.append({
+            "sc": [SCENERY.index(s) for s in c.scenery], "miles": c.miles,
+            "cost": [MATERIALS.index(m) for m in c.cost], "mat": MATERIALS.index(c.material),
+            "persist": MATERIALS.index(c.persistent) if c.persistent else -1,
+            "bonus_kind": kind, "bonus_pts": pts, "bonus_arg": arg,
+        })
+    landmarks = []
+    for l in cards.landmarks:
+        a = l.ability
+        arg = {"points": a.get("points"), "mile_tag": a.get("miles"),
+               "material": MATERIALS.index(a.get("material")) if a.kind == "material" else 0}[a.kind]
+        landmarks.append({"mask": sum(1 << SCENERY.index(s) for s in l.scenery),
+                          "kind": _ABILITIES.index(a.kind), "arg": arg})
+    p = rules.num_players
+    per_player = rules.turns_each * 10 + rules.max_highway * 13
+    t: dict[str, Any] = {
+        "players": p, "n_cards": rules.num_cards, "n_landmarks": rules.num_landmarks,
+        "deck": sorted(rules.deck), "max_hw": rules.max_highway, "cards": rows,
+        "landmarks": landmarks, "finish": FINISH,
+        "num_actions": rules.num_distinct_actions(),
+        "max_game_length": p * per_player + len(rules.deck) + rules.num_landmarks,
+    }
+    for name in _ACTION_BASES:
+        t[name] = getattr(rules, name)
+    return t
+
+
+class BigSurKernel(Game):
+    """Big Sur on the C kernel; built like :class:`.reference.BigSur`."""
+
+    name = "bigsur"
+    reference = False
+    return_bounds = (0.0, 1.0)     # GameDef.returns are win shares
+
+    def __init__(self, players: int = 2, cards: CardSet | str | None = None):
+        rules = BigSur(players=players, cards=cards)  # validates the options
+        self.rules = rules
+        self.cards = rules.cards
+        self.num_players = rules.num_players
+        for attr in ("deck", "turns_each", "num_cards", "num_landmarks", "max_highway",
+                     "BUILD_BASE", *_ACTION_BASES):
+            setattr(self, attr, getattr(rules, attr))
+        self.core = BigSurCore(kernel_tables(rules))
+
+    def num_distinct_actions(self) -> int:
+        return self.rules.num_distinct_actions()
+
+    def place_action(self, scenery: str, position: int) -> int:
+        return self.rules.place_action(scenery, position)
+
+    def finish_action(self, persistent: dict[str, int] | None = None, recycle: bool = False) -> int:
+        return self.rules.finish_action(persistent, recycle)
+
+    def new_initial_state(self, seed: int | None = None) -> "BigSurKernelState":
+        state = BigSurKernelState.__new__(BigSurKernelState)
+        state._start(self.core, self, seed_from(seed))
+        return state
+
+    def play_random_games(self, n: int, seed: int = 0) -> list[float]:
+        """Play ``n`` uniformly random games in C; the mean score of each seat."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise SolversError(f"the number of games should be an int, not {type(n).__name__}")
+        return self.core.play_random_games(n, seed_from(seed))
+
+    def state_from_raw(self, raw: bytes) -> "BigSurKernelState":
+        state = self.new_initial_state(0)
+        state._set_raw(raw)
+        return state
+
+    def _gamedef_capsule(self) -> Any:
+        return self.core.gamedef_capsule()
+
+    def __repr__(self) -> str:
+        return f"BigSurKernel(players={self.num_players})"
+
+
+class BigSurKernelState(KernelState, State):
+    """A position of Big Sur held in a C struct; the interface and field names
+    of :class:`.reference.BigSurState`."""
+
+    def action_to_string(self, action: int) -> str:
+        return describe_action(self, action)
+
+    def information_state(self, player: int) -> dict[str, Any]:
+        return information_view(self, player)
+
+    def spots(self, player: int) -> list[Spot]:
+        cards = self.game.cards
+        marks = self.marks[player]
+        return [Spot(cards.card(c), cards.landmark(marks[c][0]), marks[c][1]) if c in marks
+                else Spot(cards.card(c)) for c in self.highways[player]]
+
+    def __str__(self) -> str:
+        return render(self)
