@@ -1,4 +1,4 @@
-"""``solve bigsur``: score a Highway built at the table."""
+"""``solve bigsur``: score a Highway built at the table; play against the AI."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ CARDS_HELP = ("A card file of the same schema as the built-in one (e.g. a transc
 
 @click.group("bigsur")
 def bigsur() -> None:
-    """Big Sur: score a Highway built at the table.
+    """Big Sur: score a Highway built at the table, play against the AI.
 
     \b
     solve bigsur score HIGHWAY.json          the score broken down
     solve bigsur score HIGHWAY.json --json   the same as JSON
+    solve bigsur play --players 2            play in the terminal; 'hint' asks the AI
 
     The rules as the library reads them, and the reconstructed card set:
     docs/rules/big-sur.md.
@@ -109,3 +110,98 @@ def score(highway: str, cards_file: str | None, as_json: bool) -> None:
         if p["ability"] not in {a["text"] for a in lm["abilities"] if a["position"] == p["position"]}:
             out.print(f"  {p['name']} (card {p['position']}, {p['stretch']} Stretch): {p['ability']}")
     out.print(f"{'[bold]Total[/bold]':<{width + 13}}{data['total']:>4}")
+
+
+# ------------------------------------------------------------------ play
+HELP_LINE = ("Type a move's number or its words ('take 12', 'draw', 'build 12', 'left', 'discard 12', "
+             "'pay', 'claim McWay Falls', 'end'). 'hint' asks the AI, 'auto' plays its move, "
+             "'moves' lists every move, 'table' redraws, 'quit'.")
+SHORT = {"draw": "draw from the deck", "left": "at the left end", "right": "at the right end",
+         "end": "end turn"}
+
+
+def parse_move(state: Any, text: str) -> int:
+    """A move typed by a player: the words of ``action_to_string`` or a short form."""
+    words = " ".join(text.lower().split())
+    return state.string_to_action(SHORT.get(words, words))
+
+
+def _game(players: int, cards_file: str | None, reference: bool = False) -> Any:
+    from solvers.games.bigsur.data import load_cards
+
+    cards = load_cards(cards_file)
+    if reference:
+        from solvers.games.bigsur.reference import BigSur
+
+        return BigSur(players, cards)
+    from solvers.games.bigsur.kernel import BigSurKernel
+
+    return BigSurKernel(players, cards)
+
+
+@bigsur.command("play")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Seats; you are seat 0, the others are AI players.")
+@click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
+              help="The AI for the other seats and for hints, as an agent spec.")
+@click.option("--time", "seconds", type=click.FloatRange(0.0), default=1.0, show_default=True,
+              metavar="S", help="Seconds per AI decision (an MCTS spec without a budget).")
+@click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
+@click.option("--cards", "cards_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help=CARDS_HELP)
+@click.option("--color/--no-color", default=True, show_default=True, help="Colour the cards.")
+def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_file: str | None,
+         color: bool) -> None:
+    """Play Big Sur in the terminal against AI players."""
+    import secrets
+
+    from .common import ask_move, play_until_seat_zero
+    from .render_bigsur import legend, table_text
+    from .switchbacks import _agent
+
+    seed = secrets.randbits(31) if seed is None else seed
+    game = _game(players, cards_file)
+    state = game.new_initial_state(seed=seed)
+    ai = _agent(ai_spec, game, seed, time=seconds)
+    out.print(f"Big Sur, {players} players, seed {seed}. You are player 0.")
+    out.print(legend())
+    out.print(HELP_LINE)
+
+    def announce(seat: int, move: str) -> None:
+        out.print(f"  player {seat}: {move}")
+
+    shown_turn = None
+    while play_until_seat_zero(state, ai, announce):
+        if (state.step, state.taken) == ("take", 0) and shown_turn != len(state.history):
+            shown_turn = len(state.history)
+            out.print()
+            out.print(table_text(state, 0, color))
+        legal = state.legal_actions()
+        moves = [state.action_to_string(a) for a in legal]
+        out.print("  Moves: " + "  ".join(f"{i}. {m}" for i, m in enumerate(moves[:12], 1))
+                  + ("  ..." if len(moves) > 12 else ""))
+
+        def list_moves() -> None:
+            for i, mv in enumerate(moves, 1):
+                out.print(f"  {i:>3}. {mv}")
+
+        action = ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
+                          value_label="win share",
+                          commands={"auto": lambda: ai.step(state),
+                                    "table": lambda: out.print(table_text(state, 0, color)),
+                                    "moves": list_moves})
+        if action is None:
+            out.print("Game abandoned.")
+            return
+        out.print(f"  you: {state.action_to_string(action)}")
+        state.apply_action(action)
+    out.print()
+    out.print(table_text(state, 0, color))
+    scores = state.scores()
+    out.print("Final scores: " + ", ".join(f"player {p}: {s}" for p, s in enumerate(scores)))
+    winners = [p for p, x in enumerate(state.returns()) if x > 0]
+    if winners == [0]:
+        out.print("[bold]You win![/bold]")
+    else:
+        out.print("Winner" + ("s" if len(winners) > 1 else "") + ": "
+                  + " and ".join("you" if p == 0 else f"player {p}" for p in winners))

@@ -87,3 +87,41 @@ def test_a_users_card_file(capsys, write):
     assert code == 0 and json.loads(out)["landmarks"]["placed"][0]["name"] == "Point Sur Light"
     code, _, err = run(capsys, "bigsur", "score", path)  # not a name in the built-in set
     assert code == 2 and "Point Sur Light" in one_error_line(err)
+
+
+# ------------------------------------------------------------- play
+def test_play_a_whole_game_from_scripted_input(capsys, monkeypatch):
+    # Bad input first (answered with the help line), then always the first move.
+    script = "foo\nmoves\ntable\n" + "1\n" * 400
+    code, out, err = run(capsys, "bigsur", "play", "--ai", "mcts:iterations=20", "--seed", "4",
+                         "--no-color", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "'foo' is not a legal move" in out
+    assert "Depot:" in out and "Landmarks:" in out and "Your hand (2):" in out
+    assert "Final scores: player 0:" in out
+    assert "you: take" in out and "player 1: " in out
+
+
+def test_play_quit_and_bad_options(capsys, monkeypatch, write):
+    code, out, _ = run(capsys, "bigsur", "play", "--ai", "random", "--seed", "1", "--players", "3",
+                       stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 0 and "Game abandoned." in out
+    code, _, err = run(capsys, "bigsur", "play", "--ai", "wizard", stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 2 and "wizard" in one_error_line(err)
+    code, _, err = run(capsys, "bigsur", "play", "--cards", write("[]", "c.json"), stdin="quit\n",
+                       monkeypatch=monkeypatch)
+    assert code == 2 and "card file" in one_error_line(err)
+
+
+def test_parse_move_short_forms():
+    from solvers.cli.bigsur import parse_move
+    from solvers.errors import SolversError
+    from solvers.games.bigsur.kernel import BigSurKernel
+
+    state = BigSurKernel(2).new_initial_state(seed=5)
+    state.apply_seeded_chance()
+    assert parse_move(state, "draw") == state.game.DRAW
+    card = min(state.depot)
+    assert parse_move(state, f"Take {card} from the  depot") == card - 1
+    with pytest.raises(SolversError, match="not a legal move"):
+        parse_move(state, "end")      # two cards must be taken first
