@@ -205,3 +205,61 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_fil
     else:
         out.print("Winner" + ("s" if len(winners) > 1 else "") + ": "
                   + " and ".join("you" if p == 0 else f"player {p}" for p in winners))
+
+
+# ---------------------------------------------------------------- analyse
+@bigsur.command("analyse")
+@click.argument("position", metavar="POSITION.json", type=click.Path(dir_okay=False))
+@click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
+              help="The agent that ranks the moves.")
+@click.option("--time", "seconds", type=click.FloatRange(0.0), default=None, metavar="S",
+              help="Seconds of search (an MCTS spec without a budget) [default: 1].")
+@click.option("--iterations", type=click.IntRange(1), default=None, metavar="N",
+              help="Iterations of search instead of a time (replays exactly with --seed).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True,
+              help="How many moves to show.")
+@click.option("--cards", "cards_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help=CARDS_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
+def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int | None, seed: int,
+            top: int, cards_file: str | None, as_json: bool) -> None:
+    """The AI's ranked moves for the player to move in POSITION.json.
+
+    The file describes the table from the seat of the player to move (see
+    solvers.games.bigsur.position): every Highway, their hand, every hand
+    size, each discard pile's size and top card, the Depot and the Landmark
+    row. The AI sees only what that player may know: everything else is
+    re-dealt in its search. ``value`` is the mean win share after the move.
+    """
+    from solvers.games.bigsur.position import load_position
+
+    from .render_bigsur import table_text
+    from .switchbacks import _agent
+
+    state = load_position(position, cards_file)
+    player = state.current_player()
+    if seconds is None and iterations is None:
+        seconds = 1.0
+    agent = _agent(ai_spec, state.game, seed, time=seconds, iterations=iterations)
+    rows = agent.analyse(state)
+    data = {
+        "game": "bigsur", "position": position, "to_move": player, "step": state.step,
+        "agent": ai_spec, "seed": seed,
+        "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
+                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
+        "legal_moves": len(rows),
+    }
+    if as_json:
+        print_json(data)
+        return
+    out.print(table_text(state, player, color=False))
+    from rich.table import Table
+
+    t = Table(title=f"Player {player} to move ({state.step}), {ai_spec}: best {min(top, len(rows))} "
+                    f"of {len(rows)} moves")
+    for col in ("#", "move", "win share", "visits"):
+        t.add_column(col, justify="left" if col == "move" else "right")
+    for r in data["moves"]:
+        t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
+    out.print(t)

@@ -125,3 +125,26 @@ def test_parse_move_short_forms():
     assert parse_move(state, f"Take {card} from the  depot") == card - 1
     with pytest.raises(SolversError, match="not a legal move"):
         parse_move(state, "end")      # two cards must be taken first
+
+
+# ------------------------------------------------------------- analyse
+def test_analyse_ranks_legal_moves(capsys, write):
+    from solvers.games.bigsur.position import state_to_position
+    from solvers.games.bigsur.reference import BigSur
+
+    state = BigSur(2).new_initial_state(seed=6)
+    state.apply_seeded_chance()
+    path = write(state_to_position(state), "pos.json")
+    code, out, err = run(capsys, "bigsur", "analyse", path, "--iterations", "200", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert data["to_move"] == 0 and data["legal_moves"] == len(legal)
+    assert {m["move"] for m in data["moves"]} <= legal
+    code, out, _ = run(capsys, "bigsur", "analyse", path, "--iterations", "50", "--top", "3")
+    assert code == 0 and "Player 0 to move" in out
+
+
+def test_analyse_bad_position_is_one_line(capsys, write):
+    code, _, err = run(capsys, "bigsur", "analyse", write({"players": 2}, "pos.json"))
+    assert code == 2 and "position" in one_error_line(err)

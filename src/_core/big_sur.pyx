@@ -1230,3 +1230,57 @@ cdef list _cards(const uint64_t *m):
     cdef uint8_t buf[BS_MAX_CARDS]
     cdef int n = cards_of(m, buf), i
     return [buf[i] for i in range(n)]
+
+
+def load_fields(KernelState state, BigSurCore core, game, dict f):
+    """Fill ``state`` from the fields of a reference state (already valid)."""
+    from solvers.games.bigsur.data import MATERIALS, SCENERY
+    from solvers.games.bigsur.reference import FINISH
+    cdef BsState *s = &state.st
+    cdef int q, i
+    state.core = core
+    state.p = core.params
+    state.game = game
+    state.history = []
+    memset(s, 0, sizeof(BsState))
+    for i, c in enumerate(f["order"]):
+        s.order[i] = c
+    s.pos = f["pos"]
+    for i, l in enumerate(f["lorder"]):
+        s.lorder[i] = l
+    s.lpos = f["lpos"]
+    for q in range(core.params.players):
+        for i, c in enumerate(f["highways"][q]):
+            s.hw[q][i] = c
+            mark = f["marks"][q].get(c)
+            if mark:
+                s.mark_lm[q][i] = mark[0]
+                s.mark_type[q][i] = SCENERY.index(mark[1])
+        s.hw_n[q] = len(f["highways"][q])
+        for c in f["hands"][q]:
+            add(s.hand[q], c)
+        for i, c in enumerate(f["piles"][q]):
+            s.pile[q][i] = c
+        s.pile_n[q] = len(f["piles"][q])
+        s.turns[q] = f["turns"][q]
+    for c in f["depot"]:
+        add(s.depot, c)
+    for l in f["row"]:
+        s.row |= ONE << (l - 1)
+    s.player = f["player"]
+    s.step = STEP_NAMES.index(f["step"])
+    s.taken = f["taken"]
+    for kind, n in f["used"]:
+        if kind == "card":
+            add(s.used_cards, n)
+        else:
+            s.used_lms |= ONE << (n - 1)
+    s.recycled = f["recycled"]
+    s.claimed = f["claimed"]
+    s.building = f["building"] or 0
+    s.end_left = -1 if f["end"] is None else (1 if f["end"] == "left" else 0)
+    for i, c in enumerate(f["paying"]):
+        s.paying[i] = c
+    s.paying_n = len(f["paying"])
+    s.fin = -1 if f["pay_finish"] is None else FINISH.index(tuple(f["pay_finish"]))
+    s.claiming = f["claiming"] or 0

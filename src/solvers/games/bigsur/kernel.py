@@ -21,7 +21,7 @@ from typing import Any
 from ...errors import SolversError
 from ...game import Game, State
 from ...rng import seed_from
-from ..._core.big_sur import BigSurCore, KernelState  # type: ignore[import-not-found]
+from ..._core.big_sur import BigSurCore, KernelState, load_fields  # type: ignore[import-not-found]
 from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
 from .reference import (
     FINISH, BigSur, describe_action, information_view, render,
@@ -29,6 +29,10 @@ from .reference import (
 from .scoring import Spot
 
 _ABILITIES = ("points", "mile_tag", "material")
+#: The fields a reference state and a kernel state share.
+STATE_FIELDS = ("order", "pos", "lorder", "lpos", "highways", "marks", "hands", "piles", "depot", "row",
+                "player", "step", "turns", "taken", "used", "recycled", "claimed", "building", "end",
+                "paying", "pay_finish", "claiming")
 _ACTION_BASES = ("DRAW", "BUILD_BASE", "LEFT", "RIGHT", "DISCARD_BASE", "FINISH_BASE", "TOP_BASE",
                  "CLAIM_BASE", "PLACE_BASE", "END_TURN", "CARD_BASE", "LANDMARK_BASE")
 
@@ -61,13 +65,12 @@ def kernel_tables(rules: BigSur) -> dict[str, Any]:
         landmarks.append({"mask": sum(1 << SCENERY.index(s) for s in l.scenery),
                           "kind": _ABILITIES.index(a.kind), "arg": arg})
     p = rules.num_players
-    per_player = rules.turns_each * 10 + rules.max_highway * 13
     t: dict[str, Any] = {
         "players": p, "n_cards": rules.num_cards, "n_landmarks": rules.num_landmarks,
         "deck": sorted(rules.deck), "max_hw": rules.max_highway, "cards": rows,
         "landmarks": landmarks, "finish": FINISH,
         "num_actions": rules.num_distinct_actions(),
-        "max_game_length": p * per_player + len(rules.deck) + rules.num_landmarks,
+        "max_game_length": rules.max_game_length,
     }
     for name in _ACTION_BASES:
         t[name] = getattr(rules, name)
@@ -103,6 +106,13 @@ class BigSurKernel(Game):
     def new_initial_state(self, seed: int | None = None) -> "BigSurKernelState":
         state = BigSurKernelState.__new__(BigSurKernelState)
         state._start(self.core, self, seed_from(seed))
+        return state
+
+    def from_reference(self, ref: Any) -> "BigSurKernelState":
+        """The kernel state with the same fields as a reference state (its
+        history is not copied)."""
+        state = BigSurKernelState.__new__(BigSurKernelState)
+        load_fields(state, self.core, self, {f: getattr(ref, f) for f in STATE_FIELDS})
         return state
 
     def play_random_games(self, n: int, seed: int = 0) -> list[float]:

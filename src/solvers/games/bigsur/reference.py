@@ -123,6 +123,12 @@ class BigSur(Game):
         self.END_TURN = self.PLACE_BASE + len(SCENERY) * self.max_highway
         self.CARD_BASE = self.END_TURN + 1
         self.LANDMARK_BASE = self.CARD_BASE + n
+        # A bound on the actions of one game: the setup deals; per turn two
+        # takes and two draws, the end, a claim, its placement and reveal
+        # and two refills; per card ever built at most 13 decisions (build,
+        # end, 9 discards, pay, top).
+        self.max_game_length = (players * (self.turns_each * 10 + self.max_highway * 13)
+                                + len(self.deck) + lm)
 
     def num_distinct_actions(self) -> int:
         return self.LANDMARK_BASE + self.num_landmarks
