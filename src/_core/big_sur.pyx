@@ -361,6 +361,9 @@ cdef inline bint can_build(const BsParams *p, const BsState *s, int card) noexce
     cdef uint8_t fin_ok[BS_N_FINISH]
     cdef uint8_t cand[BS_MAX_CARDS]
     cdef int nc
+    # Enough other cards for a three-for-one per icon always pay.
+    if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+        return 1
     return pay_options(p, s, card, NULL, 0, disc_ok, fin_ok, cand, &nc, 1) > 0
 
 
@@ -822,26 +825,47 @@ cdef uint64_t bs_hash(const void *params, const void *st) noexcept nogil:
 
 
 cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
-    """The playout policy: claim a Landmark when one can be placed (chance
-    pol_claim/256), else build a payable card (chance pol_build/256) rather
-    than end the turn; every other choice uniformly at random."""
+    """The playout policy. Build step: claim a Landmark when one can be
+    placed (chance pol_claim/256), else build a payable card, tried in a
+    random order (chance pol_build/256), else end the turn. Paying: finish
+    as soon as the chosen discards can pay (uniformly over the ways to
+    finish), else discard a random card that keeps the payment possible.
+    Every other choice uniformly at random."""
     cdef const BsParams *p = <const BsParams *>params
     cdef const BsState *s = <const BsState *>st
     cdef int acts[BS_MAX_ACTIONS]
-    cdef int n = bs_legal_actions(params, st, acts), i, n_build = 0, n_claim = 0, first_claim = -1
-    if s.step == BS_BUILD and n > 1:
+    cdef int place[5 * BS_MAX_HW]
+    cdef int claims[BS_MAX_LANDMARKS]
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef int n, i, k, start, n_claim = 0, first_fin = -1
+    cdef uint64_t row
+    if s.step == BS_BUILD:
+        if not s.claimed and s.row and rng_below_mul(rng, 256) < p.pol_claim:
+            row = s.row
+            while row:
+                i = ctz64(row) + 1
+                row &= row - 1
+                if placements(p, s, i, place) > 0:
+                    claims[n_claim] = p.claim_base + i - 1
+                    n_claim += 1
+            if n_claim:
+                return claims[rng_below_mul(rng, n_claim)]
+        n = cards_of(s.hand[s.player], buf)
+        if n and rng_below_mul(rng, 256) < p.pol_build:
+            start = rng_below_mul(rng, n)
+            for k in range(n):
+                i = buf[(start + k) % n]
+                if can_build(p, s, i):
+                    return p.build_base + i - 1
+        return p.end_turn
+    n = bs_legal_actions(params, st, acts)
+    if s.step == BS_PAY:
         for i in range(n):
-            if acts[i] >= p.claim_base and acts[i] < p.place_base:
-                if first_claim < 0:
-                    first_claim = i
-                n_claim += 1
-            elif acts[i] >= p.build_base and acts[i] < p.left:
-                n_build += 1
-        if n_claim and rng_below_mul(rng, 256) < p.pol_claim:
-            return acts[first_claim + rng_below_mul(rng, n_claim)]
-        if n_build and rng_below_mul(rng, 256) < p.pol_build:
-            return acts[rng_below_mul(rng, n_build)]
-        return p.end_turn if rng_below_mul(rng, 2) else acts[rng_below_mul(rng, n)]
+            if acts[i] >= p.finish_base:
+                first_fin = i
+                break
+        if first_fin >= 0:
+            return acts[first_fin + rng_below_mul(rng, n - first_fin)]
     return acts[rng_below_mul(rng, n)]
 
 
