@@ -216,3 +216,29 @@ def test_playout_weights_are_checked():
     assert core.playout_weights == (0, 0)
     with pytest.raises(SolversError):
         core.playout_weights = (300, 0)
+
+
+def test_kernel_scores_any_highway_like_the_reference():
+    """Random Highways of 0-16 cards with 0-7 Landmarks (every bonus kind,
+    Mile-tag changes, the whole Landmark count table), scored by the kernel
+    and by the reference's scoring."""
+    rules = RULES[4]
+    cards = rules.cards
+    rng = SplitMix64(11)
+    counts = Counter()
+    for _ in range(400):
+        ref = rules.new_initial_state(seed=0)
+        pool = list(rules.deck)
+        rng.shuffle(pool)
+        lms = list(range(1, rules.num_landmarks + 1))
+        rng.shuffle(lms)
+        for q in range(4):
+            road = [pool.pop() for _ in range(rng.below(17))]
+            ref.highways[q] = road
+            for c in road[:min(rng.below(8), len(lms))]:
+                lm = lms.pop()
+                ref.marks[q][c] = (lm, cards.landmark(lm).scenery[0])
+                counts[len(ref.marks[q])] += 1
+        ker = KERNELS[4].from_reference(ref)
+        assert ker.scores() == ref.scores()
+    assert counts[5] and counts[7]
