@@ -35,6 +35,7 @@ def cli() -> None:
       solve c2c --all-challenges --csv          every challenge in one table
       solve c2c play --challenge "The Alamo"    play a solo challenge, with hints
       solve switchbacks play --players 2        play Switchbacks against the AI
+      solve bigsur score HIGHWAY.json           a Big Sur Highway's score, broken down
       solve tournament switchbacks --agents mcts:time=0.5,greedy --games 20
       solve engine                              serve an AI over JSON lines (docs/engine-protocol.md)
 

@@ -1,7 +1,8 @@
 """Big Sur, the rules as plain Python: the reference implementation.
 
 This module is the rules of record for the library; how the rulebook is
-read, and every decision where it is silent: ``docs/rules/big-sur.md``.
+read: ``docs/rules/big-sur.md``; every decision where it is silent:
+``docs/rules/big-sur.md#decisions-where-the-rulebook-is-silent``.
 Highway cards are numbered ``1..N`` and Landmarks ``1..L`` as in the card
 file (:mod:`.data`); seats are ``0..players-1`` and seat 0 starts.
 
