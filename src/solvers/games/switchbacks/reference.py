@@ -66,6 +66,7 @@ from typing import Any
 from ...errors import IllegalActionError, SolversError
 from ...game import CHANCE, TERMINAL, Game, State
 from ...rng import SplitMix64, seed_from
+from ..common import check_player, win_shares
 from .data import SwitchbacksMap, load_map
 
 STEPS = ("deal", "explore", "hike", "draw", "over")
@@ -391,22 +392,6 @@ class SwitchbacksState(State):
 
 
 # ----- helpers shared with the kernel wrapper --------------------------------
-def check_player(game: Any, player: int) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.num_players:
-        raise SolversError(f"no player {player!r} in a {game.num_players}-player game")
-
-
-def win_shares(scores: list[int]) -> list[float]:
-    """1 for the sole winner, a shared first place split evenly.
-
-    >>> win_shares([5, 7, 7])
-    [0.0, 0.5, 0.5]
-    """
-    best = max(scores)
-    winners = sum(1 for s in scores if s == best)
-    return [1.0 / winners if s == best else 0.0 for s in scores]
-
-
 def information_view(state: Any, player: int) -> dict[str, Any]:
     """The information state of ``player`` from the public fields of a state
     (reference or kernel)."""
