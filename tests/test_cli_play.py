@@ -116,7 +116,7 @@ def test_end_screen_names_the_missed_locations_and_the_hindsight_best(capsys, mo
     seed, challenge = 4, "The Alamo"
     saved = tmp_path / "game.json"
     code, out, err = c2c_play(capsys, monkeypatch, "hint\n" + "1\n" * 40, "--challenge", challenge,
-                              "--seed", str(seed), "--ai", "greedy", "--save", saved)
+                              "--seed", str(seed), "--ai", "mcts:iterations=30", "--save", saved)
     assert code == 0, err
     final = first_moves_game(challenge, seed)
     missed = sorted(final.game.required() - final.sheets[0].circled)
