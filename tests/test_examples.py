@@ -90,3 +90,11 @@ def test_switchbacks_play_reads_a_map_file(capsys, monkeypatch, tmp_path):
     p.write_text(json.dumps({**data, "hexes": []}))
     code, out, err = run(capsys, "switchbacks", "play", "--map", p, "--seed", "1")
     assert code == 2 and str(p) in err
+
+
+def test_the_position_docstring_example_loads():
+    from solvers.games.switchbacks import position
+
+    block = re.search(r"::\n\n(    \{.*?\n    \})", position.__doc__, re.S).group(1)
+    state = position.load_position(json.loads(block))
+    assert state.current_player() == 0 and len(state.board) == 3

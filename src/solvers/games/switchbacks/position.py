@@ -11,11 +11,10 @@ standard board, 18 the centre) and tiles their numbers (1..37)::
       "just_explored": null,
       "map": {"18": 20, "17": 12, "11": 13},
       "hikers": [{"hex": 17, "player": 0, "kind": "solo"},
-                 {"hex": 11, "player": 1, "kind": "buddies"}],
+                 {"hex": 11, "player": 1, "kind": "solo"}],
       "hands": [[1, 2, 3], [4, 5, 6]],
       "set_aside": [[7, 8], [9, 10]],
-      "unplaced": [{"solo": 15, "buddies": 0}, {"solo": 14, "buddies": 0}],
-      "stack": [30, 31, 11],
+      "unplaced": [{"solo": 15, "buddies": 0}, {"solo": 15, "buddies": 0}],
       "seed": 0
     }
 
