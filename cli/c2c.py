@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import csv
+import os
 import sys
 from typing import Any
 
 import click
 
-from solvers.data import read_text
+from solvers.data import decode_text, read_text
 from solvers.errors import SolversError
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
 
-from .common import (backend_options, default_workers, out, percent, print_json, progress,
-                     start_backend)
+from .common import (MAX_SHUFFLES, backend_options, default_workers, out, percent, print_json,
+                     progress, start_backend)
 from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
 DEFAULT_SHUFFLES_ALL = 100
 DEFAULT_ONLINE = "mcts:iterations=2000"
+PLOT_EXTRA = 'pip install ".[plot]"'
 
 
 def _load_map(map_file: str | None) -> CoastMap:
@@ -29,8 +31,37 @@ def _load_map(map_file: str | None) -> CoastMap:
 
 def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
     if path == "-":
-        return parse_deal(sys.stdin.read().splitlines(), m, challenge, source="stdin")
+        stream = getattr(sys.stdin, "buffer", sys.stdin)   # bytes when stdin has them
+        text = decode_text(stream.read(), "deal file", "stdin")
+        return parse_deal(text.splitlines(), m, challenge, source="stdin")
     return parse_deal(read_text(path, "deal file").splitlines(), m, challenge, source=path)
+
+
+def check_plot_path(path: str) -> None:
+    """Refuse a --plot file before any work: matplotlib missing, a format it
+    cannot write (from the file's ending), or a folder that does not exist."""
+    import os
+
+    try:
+        import matplotlib
+    except ImportError:
+        raise SolversError(f"--plot needs matplotlib: {PLOT_EXTRA}") from None
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    kinds = Figure().canvas.get_supported_filetypes()
+    ending = os.path.splitext(path)[1].lower().lstrip(".")
+    if ending not in kinds:
+        raise SolversError(f"--plot {path}: cannot draw a {ending!r} file; name it "
+                           f"{', '.join('.' + k for k in ('png', 'svg', 'pdf') if k in kinds)}"
+                           if ending else
+                           f"--plot {path}: give the file an ending that names its format "
+                           f"(.png, .svg, .pdf)")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise SolversError(f"--plot {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SolversError(f"--plot {path}: cannot write in the folder {folder}")
 
 
 @click.group("c2c", invoke_without_command=True)
@@ -40,8 +71,9 @@ def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
               help="A shuffle you played: 24 location names, one per line "
                    "(4 setup cards, then 4 per round); '-' reads stdin.")
 @click.option("--all-challenges", is_flag=True, help="Report all 32 challenges in one table.")
-@click.option("--shuffles", type=click.IntRange(1), metavar="N",
-              help=f"Random shuffles for the win rates [default: {DEFAULT_SHUFFLES}, "
+@click.option("--shuffles", type=click.IntRange(1, MAX_SHUFFLES), metavar="N",
+              help=f"Random shuffles for the win rates, 1 to {MAX_SHUFFLES:,} (each costs about "
+                   f"a second) [default: {DEFAULT_SHUFFLES}, "
                    f"{DEFAULT_SHUFFLES_ALL} per challenge with --all-challenges].")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the shuffles and of the online player.")
@@ -58,7 +90,8 @@ def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="With --all-challenges: print CSV.")
 @click.option("--plot", metavar="FILE.png", type=click.Path(dir_okay=False),
-              help="With --all-challenges: plot ceiling and online rate (needs matplotlib).")
+              help="With --all-challenges: plot ceiling and online rate with their 95% "
+                   "intervals (.png, .svg or .pdf; needs matplotlib: " + PLOT_EXTRA + ").")
 @click.pass_context
 def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_challenges: bool,
         shuffles: int | None, seed: int, workers: int | None, online_spec: str,
@@ -84,11 +117,19 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
         return
     if workers is None and backend == "local":
         workers = default_workers()
-    m = _load_map(map_file)
+    if as_csv and as_json:
+        raise click.UsageError("--csv and --json do not go together: choose one")
     if as_csv and not all_challenges:
         raise click.UsageError("--csv goes with --all-challenges")
     if plot and not all_challenges:
         raise click.UsageError("--plot goes with --all-challenges")
+    m = _load_map(map_file)
+    if plot:
+        check_plot_path(plot)
+    if all_challenges or (challenge is not None and deal_file is None):
+        from solvers.games.c2c.online import check_agent_spec
+
+        check_agent_spec(m, None, online_spec)   # before any work, not in a worker
     if deal_file is not None:
         if all_challenges:
             raise click.UsageError("--deal and --all-challenges do not go together")
@@ -131,7 +172,7 @@ def report_deal(m: CoastMap, deal: list[int], ch: int | None, time_limit: float,
     if as_json:
         print_json(data)
         return
-    title = f"Hindsight optimum{'' if ch is None else ' for the ' + names[ch] + ' challenge'}"
+    title = f"Hindsight optimum{'' if ch is None else ', challenge ' + names[ch]}"
     out.print(f"[bold]{title}[/bold]")
     if result.status == "infeasible":
         out.print("This shuffle cannot win the challenge, whatever the play (proven).")
@@ -227,10 +268,10 @@ def report_challenge(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
     c, o = data["ceiling"], data["online"]
     out.print(f"Over {shuffles} random shuffles (seed {seed}):")
     out.print(f"  ceiling (hindsight, every card known):  {c['wins']:>4}/{c['decided']} = "
-              f"{percent(c['rate'])}  95% CI {percent(c['ci95'][0])}-{percent(c['ci95'][1])}"
+              f"{percent(c['rate'])}  95% CI {percent(c['ci95'][0])} to {percent(c['ci95'][1])}"
               + (f"  ({c['undecided']} undecided in the time limit)" if c["undecided"] else ""))
     out.print(f"  online player ({o['agent']}): {o['wins']:>4}/{shuffles} = "
-              f"{percent(o['rate'])}  95% CI {percent(o['ci95'][0])}-{percent(o['ci95'][1])}")
+              f"{percent(o['rate'])}  95% CI {percent(o['ci95'][0])} to {percent(o['ci95'][1])}")
     out.print(f"  gap to the ceiling: {percent(data['gap'])}")
     if data["feasible"] and data["best_plan"]:
         out.print("\n[bold]A winning itinerary[/bold] (the best possible shuffle):")
@@ -243,10 +284,7 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, onlin
                time_limit: float, as_json: bool, as_csv: bool, plot: str | None,
                backend: str = "local", address: str | None = None) -> None:
     if plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise SolversError("--plot needs matplotlib: pip install 'solvers[plot]'") from None
+        check_plot_path(plot)
     rows = []
     with progress("challenges", m.n) as advance:
         for loc in m.locations:
@@ -284,25 +322,48 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, onlin
 
 
 def plot_challenges(rows: list[dict[str, Any]], path: str, shuffles: int) -> None:
+    """Write :func:`challenge_figure` to ``path`` and say where (on stderr)."""
+    import matplotlib.pyplot as plt
+
+    fig = challenge_figure(rows, shuffles)
+    try:
+        fig.savefig(path, dpi=120)
+    except (OSError, ValueError) as e:
+        raise SolversError(f"cannot write {path}: {getattr(e, 'strerror', None) or e}") from None
+    finally:
+        plt.close(fig)
+    click.echo(f"Plot written to {os.path.abspath(path)}", err=True)
+
+
+def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
+    """Ceiling and online rate per challenge, each with its 95% interval as
+    an error bar; the legend sits above the axes so it hides no point, and
+    the axis runs a little past 0% and 100% so those points stay off the frame."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
 
-    fig, ax = plt.subplots(figsize=(11, 5))
-    x = range(len(rows))
-    ax.plot(x, [r["ceiling"] for r in rows], "o-", label="ceiling (hindsight)")
-    ax.plot(x, [r["online"] for r in rows], "s-", label="online player")
-    ax.set_xticks(list(x), [r["challenge"] for r in rows], rotation=75, ha="right", fontsize=7)
-    ax.set_ylabel(f"share of {shuffles} shuffles won")
-    ax.set_ylim(0, 1.02)
-    ax.legend()
-    ax.set_title("Coast to Coast solo challenges, easiest first")
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    x = list(range(len(rows)))
+    for key, marker, label, shift in (("ceiling", "o", "ceiling (hindsight, every card known)", -0.12),
+                                      ("online", "s", "online player (revealed cards only)", 0.12)):
+        y = [r[key] for r in rows]
+        low = [max(0.0, v - r[f"{key}_ci95"][0]) for v, r in zip(y, rows)]
+        high = [max(0.0, r[f"{key}_ci95"][1] - v) for v, r in zip(y, rows)]
+        ax.errorbar([i + shift for i in x], y, yerr=[low, high], fmt=marker + "-", capsize=2,
+                    markersize=4, linewidth=1, elinewidth=0.8, label=label)
+    ax.set_xticks(x, [r["challenge"] for r in rows], rotation=75, ha="right", fontsize=7)
+    ax.set_ylabel(f"share of {shuffles} shuffles won (95% interval)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_ylim(-0.04, 1.06)
+    ax.set_xlim(-0.6, len(rows) - 0.4)
+    ax.grid(axis="y", linewidth=0.3)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False, fontsize=9)
+    ax.set_title("Coast to Coast solo challenges, easiest first", pad=26)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=120)
-    except OSError as e:
-        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
+    return fig
 
 
 from .play_c2c import play  # noqa: E402

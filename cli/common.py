@@ -42,8 +42,68 @@ def start_backend(backend: str, address: str | None, workers: int | None) -> Non
         ray_connect(address, workers)
 
 
+# The largest counts the commands accept: a run of this size already takes
+# hours to days (a shuffle costs about a second of CP-SAT plus a game of the
+# online player; a tournament game seconds to minutes), so a larger count is a
+# typo, refused before any work starts.
+MAX_SHUFFLES = 100_000
+MAX_GAMES = 100_000
+MAX_ITERATIONS = 1_000_000_000
+MAX_SECONDS = 86_400.0
+JSON_DIGITS = 6
+
+
+def plural(count: int | float, word: str, many: str | None = None) -> str:
+    """``count`` and ``word``, in the plural unless the count is one.
+
+    >>> plural(1, "game"), plural(3, "tile"), plural(2, "buddy pair"), plural(0, "match", "matches")
+    ('1 game', '3 tiles', '2 buddy pairs', '0 matches')
+    """
+    return f"{count:g} {word if count == 1 else (many or word + 's')}"
+
+
+def rounded(data: Any, digits: int = JSON_DIGITS) -> Any:
+    """``data`` with every float rounded to ``digits`` decimals, so that
+    printed reports carry no float noise.
+
+    >>> rounded({"gap": 0.09999999999999998, "ci95": [0.9999999999999999, 1], "n": 3})
+    {'gap': 0.1, 'ci95': [1.0, 1], 'n': 3}
+    """
+    if isinstance(data, float):
+        return round(data, digits)
+    if isinstance(data, dict):
+        return {k: rounded(v, digits) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [rounded(v, digits) for v in data]
+    return data
+
+
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    """``data`` as indented JSON on stdout, floats :func:`rounded`."""
+    sys.stdout.write(json.dumps(rounded(data), indent=2) + "\n")
+
+
+def seconds_option(default: float | None, help: str, **kwargs: Any) -> Callable:
+    """A ``--time S`` option: seconds, more than 0 and at most a day."""
+    return click.option("--time", "seconds", type=click.FloatRange(0.0, MAX_SECONDS, min_open=True),
+                        default=default, metavar="S", help=help, **kwargs)
+
+
+def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
+               iterations: int | None = None) -> Any:
+    """An agent from a spec (checked: kind, options and their values);
+    ``time``/``iterations`` fill in an MCTS budget that the spec leaves out,
+    and ``seed`` a seed it leaves out."""
+    from solvers.agents import load_agent, parse_agent_spec
+
+    kind, options = parse_agent_spec(spec)
+    options.setdefault("seed", seed)
+    if kind.strip().lower() == "mcts" and "time" not in options and "iterations" not in options:
+        if time is not None and iterations is None:
+            options["time"] = time
+        if iterations is not None:
+            options["iterations"] = iterations
+    return load_agent(kind, game, **options)
 
 
 @contextmanager
@@ -82,19 +142,23 @@ def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], Non
 
 
 def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str,
-             value_label: str = "value",
-             commands: Mapping[str, Callable[[], int | None]] | None = None) -> int | None:
+             value_label: str = "value", value_note: str | None = None,
+             commands: Mapping[str, Callable[[str], int | None]] | None = None) -> int | None:
     """Prompt until the player names a legal move; None when they quit.
 
     Understood everywhere: ``quit``/``exit``/``q`` (or end of input),
-    ``hint``/``?`` (the AI's three best moves), a move's number in
-    ``state.legal_actions()``; any other word in ``commands`` runs it (an
-    action it returns is played, None asks again); anything else goes to
-    ``parse``, whose SolversError is shown with ``help_line``.
+    ``help`` (``help_line``), ``hint``/``?`` (the AI's three best moves;
+    the first hint also prints ``value_note``, what the value means), a
+    move's number in ``state.legal_actions()``; a first word in
+    ``commands`` runs it with the rest of the line (an action it returns
+    is played, None asks again); anything else goes to ``parse``, whose
+    SolversError (the reason the move is refused) is shown with a pointer
+    to ``help``.
     """
     from solvers.errors import SolversError
 
     legal = state.legal_actions()
+    noted = False
     while True:
         try:
             text = click.prompt("Your move", default="", show_default=False).strip()
@@ -103,21 +167,42 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
         if not text:
             continue
         low = text.lower()
+        word, _, rest = text.partition(" ")
         if low in ("quit", "exit", "q"):
             return None
-        if low in ("hint", "?"):
-            for row in ai.analyse(state)[:3]:
-                out.print(f"  AI suggests: {row['move']}  ({value_label} {row['value']:.3f}, "
-                          f"{row['visits']} visits)")
+        if low in ("help", "h"):
+            out.print(f"  {help_line}")
             continue
-        if commands and low in commands:
-            action = commands[low]()
+        if low in ("hint", "?"):
+            kind = getattr(ai, "kind", "")
+            label, note = value_label, value_note
+            if kind == "greedy":
+                label = "score after"
+                note = "score after: your score once the move is made (the greedy AI looks no further)"
+            for row in ai.analyse(state)[:3]:
+                if kind == "random":
+                    out.print(f"  AI suggests: {row['move']}  (a random choice: the random AI "
+                              "has no preference)")
+                    continue
+                visits = f", {plural(row['visits'], 'visit')}" if row["visits"] else ""
+                value = f"{row['value']:g}" if kind == "greedy" else f"{row['value']:.3f}"
+                out.print(f"  AI suggests: {row['move']}  ({label} {value}{visits})")
+            if note and not noted and kind != "random":
+                out.print(f"  ({note})")
+                noted = True
+            continue
+        if commands and word.lower() in commands:
+            action = commands[word.lower()](rest.strip())
             if action is not None:
                 return action
             continue
         if low.isdigit() and 1 <= int(low) <= len(legal):
             return legal[int(low) - 1]
+        if low.isdigit():
+            out.print(f"  There is no move {low}: the moves are numbered 1 to {len(legal)} "
+                      "('moves' lists them).")
+            continue
         try:
             return parse(text)
         except SolversError as e:
-            out.print(f"  {e}. {help_line}")
+            out.print(f"  {e}. Type 'help' for what you can type.")

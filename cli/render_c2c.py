@@ -8,31 +8,12 @@ from solvers.games.c2c.data import CoastMap
 
 CELL = 5          # "[ABC]"
 GAP = 3           # "───" between two cells
-STOP_WORDS = {"the", "of", "and", "at"}
 
 
 def short_codes(m: CoastMap) -> dict[int, str]:
-    """A unique 3-letter code for each location (initials, then letters)."""
-    codes: dict[int, str] = {}
-    used: set[str] = set()
-    for loc in m.locations:
-        words = [w for w in loc.name.replace("'", "").replace("-", " ").split()
-                 if w.lower() not in STOP_WORDS] or loc.name.split()
-        if len(words) >= 3:
-            base = "".join(w[0] for w in words[:3])
-        elif len(words) == 2:
-            base = words[0][:2] + words[1][0]
-        else:
-            base = words[0][:3]
-        base = base.upper().ljust(3, "X")
-        code, k = base, 0
-        letters = "".join(words).upper()
-        while code in used:
-            code = base[:2] + (letters[2 + k] if 2 + k < len(letters) else str(k))
-            k += 1
-        used.add(code)
-        codes[loc.id] = code
-    return codes
+    """A unique 3-letter code for each location (:attr:`CoastMap.codes`;
+    location names may be typed as these codes too)."""
+    return m.codes
 
 
 def draw_sheet(m: CoastMap, circled: set[int], crossed: set[int] = frozenset(),

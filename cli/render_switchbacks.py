@@ -89,8 +89,9 @@ def draw_map(state: Any, color: bool = True) -> str:
     return "\n".join(lines)
 
 
-def legend(players: int) -> str:
-    seats = ", ".join(f"{SEAT_LETTERS[p]} = player {p}" + (" (you)" if p == 0 else "")
+def legend(players: int, you: int | None = 0) -> str:
+    """What the marks of :func:`draw_map` mean, and each seat's letter."""
+    seats = ", ".join(f"{SEAT_LETTERS[p]} = player {p}" + (" (you)" if p == you else "")
                       for p in range(players))
     return ("[23a] tile 23 with a solo hiker of a, [23A] with a buddy pair; ·07 the empty hex 7; "
             f"{seats}")
@@ -102,10 +103,11 @@ def describe_player(state: Any, player: int, viewer: int | None = None) -> str:
     score = state.scores()[player]
     text = (f"player {player} ({SEAT_LETTERS[player]}): score {score}, unplaced {solo} solo"
             f" + {buddies} buddy pair{'s' if buddies != 1 else ''}")
+    hand_size = len(state.hands[player])
     if viewer == player:
         hand = " ".join(str(t) for t in sorted(state.hands[player]))
         aside = " ".join(str(t) for t in sorted(state.set_aside[player]))
         text += f"; hand {hand or '-'}; set aside {aside or '-'}"
     else:
-        text += f"; {len(state.hands[player])} tiles in hand"
+        text += f"; {hand_size} tile{'' if hand_size == 1 else 's'} in hand"
     return text

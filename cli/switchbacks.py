@@ -10,34 +10,26 @@ import click
 import solvers
 from solvers.errors import SolversError
 
-from .common import ask_move, out, play_until_seat_zero, print_json
+from .common import (MAX_ITERATIONS, ask_move, make_agent as _agent, out, play_until_seat_zero,
+                     plural, print_json, seconds_option)
 from .render_switchbacks import SEAT_LETTERS, describe_player, draw_map, legend
 
 HELP_LINE = ("Explore with 'TILE HEX' (e.g. '12 5' or 'explore 12 on hex 5'); then pick a "
              "number or 'buddy up' / 'hike solo' / 'hike buddies'. 'hint' asks the AI, "
-             "'auto' plays its move, 'moves' lists every move, 'map', 'quit'.")
+             "'auto' plays its move, 'moves' lists every move, 'map', 'save [FILE]' writes "
+             "the position for 'solve switchbacks analyse', 'help', 'quit'.")
+MAX_SAMPLES = 100_000
 
 
-def _agent(spec: str, game: Any, seed: int, time: float | None = None,
-           iterations: int | None = None) -> Any:
-    """An agent from a spec; ``time``/``iterations`` fill in an MCTS budget
-    that the spec leaves out."""
-    from solvers.agents import load_agent, parse_agent_spec
-
-    kind, options = parse_agent_spec(spec)
-    options.setdefault("seed", seed)
-    if kind == "mcts" and "time" not in options and "iterations" not in options:
-        if time is not None and iterations is None:
-            options["time"] = time
-        if iterations is not None:
-            options["iterations"] = iterations
-    return load_agent(kind, game, **options)
-
-
-def _load(path: str) -> Any:
+def _load(path: str, map_file: str | None = None) -> Any:
     from solvers.games.switchbacks.position import load_position
 
-    return load_position(path)
+    return load_position(path, map=map_file)
+
+
+MAP_HELP = "Another map in the JSON schema of the built-in one (solvers/data/switchbacks.json)."
+VALUE_NOTE = ("win share: the AI's estimate of your share of first place after the move "
+              "(1 a sure win, 0.5 a first place shared by two, 0 a sure loss)")
 
 
 def _decision(state: Any) -> int:
@@ -72,18 +64,24 @@ def switchbacks() -> None:
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The AI for the other seats and for hints, as an agent spec (e.g. "
                    "'mcts:iterations=5000', 'greedy').")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=1.0, show_default=True,
-              metavar="S", help="Seconds per AI move (an MCTS spec without a budget).")
+@seconds_option(1.0, "Seconds per AI move (an MCTS spec without a budget).", show_default=True)
 @click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
 @click.option("--color/--no-color", default=True, show_default=True, help="Colour the map.")
-def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bool) -> None:
-    """Play Switchbacks in the terminal against AI players."""
+@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False), help=MAP_HELP)
+def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bool,
+         map_file: str | None) -> None:
+    """Play Switchbacks in the terminal against AI players.
+
+    Type 'save FILE' at any prompt to write the position as JSON; 'solve
+    switchbacks analyse FILE' then ranks your moves there.
+    """
     import secrets
 
     seed = secrets.randbits(31) if seed is None else seed
-    game = solvers.load_game("switchbacks", players=players)
+    game = solvers.load_game("switchbacks", players=players, map=map_file)
     state = game.new_initial_state(seed=seed)
     ai = _agent(ai_spec, game, seed, time=seconds)
+    ai.check_match()
     out.print(f"Switchbacks, {players} players, seed {seed}. You are player 0 ({SEAT_LETTERS[0]}).")
     out.print(legend(players))
     out.print(HELP_LINE)
@@ -93,12 +91,19 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bo
     while play_until_seat_zero(state, ai, announce):
         if state.step == "explore":
             _show(state, color)
-        action = _ask(state, ai, color)
+        action = _ask(state, ai, color, seed)
         if action is None:
             out.print("Game abandoned.")
             return
         out.print(f"  you: {state.action_to_string(action)}")
         state.apply_action(action)
+        if state.is_chance_node() and state.step == "draw":
+            before = set(state.hands[0])
+            state.apply_seeded_chance()
+            drawn = sorted(set(state.hands[0]) - before)
+            out.print(f"  you draw tile {drawn[0]}" if drawn else "")
+        elif state.step == "explore" and state.current_player() != 0 and not state.is_terminal():
+            out.print("  the stack is empty: no tile to draw")
     _show(state, color, final=True)
     scores = state.scores()
     out.print("Final scores: " + ", ".join(f"player {p}: {s}" for p, s in enumerate(scores)))
@@ -110,13 +115,31 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bo
                   + " and ".join("you" if p == 0 else f"player {p}" for p in winners))
 
 
-def _show(state: Any, color: bool, final: bool = False) -> None:
+def _show(state: Any, color: bool, final: bool = False, viewer: int | None = 0) -> None:
     out.print()
     out.print(draw_map(state, color=color))
     for p in range(state.game.num_players):
-        out.print("  " + describe_player(state, p, viewer=0))
+        out.print("  " + describe_player(state, p, viewer=p if viewer is None else viewer))
     if not final:
-        out.print(f"  stack: {state.game.num_tiles - state.pos} tiles")
+        out.print(f"  stack: {plural(state.game.num_tiles - state.pos, 'tile')}")
+
+
+def save_position(state: Any, path: str) -> str:
+    """Write ``state``'s position as JSON (the format of
+    :mod:`solvers.games.switchbacks.position`, which ``analyse`` reads);
+    the path written."""
+    import json
+    import os
+
+    from solvers.games.switchbacks.position import state_to_position
+
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(state_to_position(state), f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
+    return os.path.abspath(path)
 
 
 def parse_move(state: Any, text: str) -> int:
@@ -136,21 +159,40 @@ def parse_move(state: Any, text: str) -> int:
     return state.string_to_action(text)
 
 
-def _ask(state: Any, ai: Any, color: bool) -> int | None:
+def hike_prompt(state: Any, legal: list[int]) -> str:
+    """The question of a hike step, naming only the kinds of move offered:
+    "Buddy up or hike", "Hike" or "Buddy up"."""
+    g = state.game
+    buddy = g.BUDDY_UP in legal
+    hike = any(a in (g.HIKE_SOLO, g.HIKE_BUDDIES) for a in legal)
+    return "Buddy up or hike" if buddy and hike else ("Buddy up" if buddy else "Hike")
+
+
+def _ask(state: Any, ai: Any, color: bool, seed: int = 0) -> int | None:
     legal = state.legal_actions()
     moves = [state.action_to_string(a) for a in legal]
     if state.step == "hike":
-        out.print("  Buddy up or hike: " + "  ".join(f"{i}. {m}" for i, m in enumerate(moves, 1)))
+        out.print(f"  {hike_prompt(state, legal)}: "
+                  + "  ".join(f"{i}. {m}" for i, m in enumerate(moves, 1)))
 
-    def list_moves() -> None:
+    def list_moves(_: str = "") -> None:
         for i, mv in enumerate(moves, 1):
             out.print(f"  {i:>3}. {mv}")
 
+    def save(arg: str) -> None:
+        path = arg or f"switchbacks-{seed}-{len(state.board)}.json"
+        try:
+            where = save_position(state, path)
+        except SolversError as e:
+            out.print(f"  {e}")
+            return
+        out.print(f"  Position saved to {where}; 'solve switchbacks analyse {path}' ranks the moves.")
+
     return ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
-                    value_label="win share",
-                    commands={"auto": lambda: ai.step(state),
-                              "map": lambda: _show(state, color),
-                              "moves": list_moves})
+                    value_label="win share", value_note=VALUE_NOTE,
+                    commands={"auto": lambda _: ai.step(state),
+                              "map": lambda _: _show(state, color),
+                              "moves": list_moves, "save": save})
 
 
 # ---------------------------------------------------------------- analyse
@@ -158,23 +200,24 @@ def _ask(state: Any, ai: Any, color: bool) -> int | None:
 @click.argument("position", metavar="POSITION.json", type=click.Path(dir_okay=False))
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The agent that ranks the moves.")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=None, metavar="S",
-              help="Seconds of search (an MCTS spec without a budget) [default: 1].")
-@click.option("--iterations", type=click.IntRange(1), default=None, metavar="N",
+@seconds_option(None, "Seconds of search (an MCTS spec without a budget) [default: 1].")
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None, metavar="N",
               help="Iterations of search instead of a time (replays exactly with --seed).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True,
               help="How many moves to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
+@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False), help=MAP_HELP)
 def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int | None, seed: int,
-            top: int, as_json: bool) -> None:
+            top: int, as_json: bool, map_file: str | None) -> None:
     """The AI's ranked moves for the player to move in POSITION.json.
 
     The AI sees only what that player may know: the other hands, the
     set-aside tiles and the stack order are re-dealt in its search.
-    ``value`` is the mean win share after the move.
+    The win share of a move is the mean share of first place after it (1 a
+    win, 0.5 a first place shared by two).
     """
-    state = _load(position)
+    state = _load(position, map_file)
     player = _decision(state)
     if seconds is None and iterations is None:
         seconds = 1.0
@@ -190,8 +233,7 @@ def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int 
     if as_json:
         print_json(data)
         return
-    out.print(draw_map(state, color=False))
-    out.print(describe_player(state, player, viewer=player))
+    _board(state, viewer=player)
     from rich.table import Table
 
     t = Table(title=f"Player {player} to move ({state.step}), {ai_spec}: best {min(top, len(rows))} "
@@ -201,12 +243,24 @@ def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int 
     for r in data["moves"]:
         t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
     out.print(t)
+    out.print(VALUE_NOTE.replace("your", f"player {player}'s"))
+
+
+def _board(state: Any, viewer: int | None) -> None:
+    """The map, its legend and every player (hands shown to ``viewer``, or
+    to everybody when None)."""
+    out.print(draw_map(state, color=False))
+    out.print(legend(state.game.num_players, you=None))
+    for p in range(state.game.num_players):
+        out.print("  " + describe_player(state, p, viewer=p if viewer is None else viewer))
+    if not state.is_terminal():
+        out.print(f"  stack: {plural(state.game.num_tiles - state.pos, 'tile')}")
 
 
 # ---------------------------------------------------------------- endgame
 @switchbacks.command("endgame")
 @click.argument("position", metavar="POSITION.json", type=click.Path(dir_okay=False))
-@click.option("--samples", type=click.IntRange(0), default=0, show_default=True, metavar="N",
+@click.option("--samples", type=click.IntRange(0, MAX_SAMPLES), default=0, show_default=True, metavar="N",
               help="0: solve the position as written, every hand open (draws are chance). "
                    "N > 0: average exact values over N re-deals of what the player to move "
                    "cannot see.")
@@ -214,7 +268,9 @@ def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int 
               metavar="N", help="Give up (one error line) beyond this many searched nodes.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the re-deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def endgame(position: str, samples: int, max_nodes: int, seed: int, as_json: bool) -> None:
+@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False), help=MAP_HELP)
+def endgame(position: str, samples: int, max_nodes: int, seed: int, as_json: bool,
+            map_file: str | None) -> None:
     """The proven value of POSITION.json and the best line of play.
 
     Values are win shares (1 a win, 0.5 a shared first place of two); with
@@ -225,7 +281,7 @@ def endgame(position: str, samples: int, max_nodes: int, seed: int, as_json: boo
 
     from solvers.search import expected_endgame, solve_endgame
 
-    state = _load(position)
+    state = _load(position, map_file)
     players = state.game.num_players
     if state.is_terminal():
         data = {"game": "switchbacks", "position": position, "value": list(state.returns()),
@@ -262,18 +318,23 @@ def _endgame_out(data: dict[str, Any], state: Any, as_json: bool) -> None:
     if as_json:
         print_json(data)
         return
-    out.print(draw_map(state, color=False))
+    _board(state, viewer=None if data.get("exact", True) else data.get("to_move"))
     if data["best"] is None:
         out.print(f"The game is over: scores {data['scores']}, win shares {data['value']}.")
         return
     how = ("proven, every hand open" if data["exact"]
            else f"mean of exact values over {data['samples']} re-deals")
     shares = ", ".join(f"player {p}: {v:.3f}" for p, v in enumerate(data["value"]))
-    out.print(f"Value ({how}): {shares}")
+    out.print(f"Value ({how}; a win share: 1 a win, 0.5 a first place shared by two): {shares}")
     out.print(f"Best move for player {data['to_move']}: [bold]{data['best']}[/bold]")
-    if len(data["line"]) > 1:
+    if data["line"]:
         out.print("Best line: " + "; ".join(data["line"])
                   + ("" if data["line_scores"] is None else f"  -> scores {data['line_scores']}"))
+        if data["line_scores"] is None:
+            out.print("  (the line stops at the next tile drawn: best play after it depends on "
+                      "the tile, and the value averages over every tile the stack may give)"
+                      if data["exact"] else
+                      "  (with re-deals, only the first move is common to every sample)")
     for row in data["moves"][:10]:
         out.print(f"  {row['move']:<24} {row['value'][data['to_move']]:.3f}")
     out.print(f"{data['nodes']} nodes, {data['seconds']:.2f} s")

@@ -10,8 +10,8 @@ from solvers.errors import SolversError
 from solvers.registry import game_info, games
 from solvers.tournament import TournamentResult, run_tournament, split_agent_list
 
-from .common import (backend_options, default_workers, out, percent, print_json, progress,
-                     start_backend)
+from .common import (MAX_GAMES, backend_options, default_workers, out, percent, plural,
+                     print_json, progress, start_backend)
 
 
 @click.command("tournament")
@@ -22,8 +22,9 @@ from .common import (backend_options, default_workers, out, percent, print_json,
                    "it; any other piece starts a new agent.")
 @click.option("--agent", "agent_each", multiple=True, metavar="SPEC",
               help="One agent spec; repeat for each agent (an alternative to --agents).")
-@click.option("--games", type=click.IntRange(1), default=20, show_default=True, metavar="N",
-              help="Games to play (deals per agent in a 1-player game).")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=20, show_default=True,
+              metavar="N", help=f"Games to play, 1 to {MAX_GAMES:,} (deals per agent in a "
+                                "1-player game).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, metavar="P",
               help="Seats per game [default: the game's own, more if more agents are given].")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -37,11 +38,14 @@ from .common import (backend_options, default_workers, out, percent, print_json,
                    "A game's options are listed by 'solve engine' (hello).")
 @click.option("--challenge", metavar="NAME",
               help="Short for --option challenge=NAME (games with a challenge card, e.g. c2c).")
+@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Short for --option map=FILE: another map or player sheet in the JSON "
+                   "schema of the game's built-in one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...], games: int,
                players: int | None, seed: int, workers: int | None,
-               game_options: tuple[str, ...], challenge: str | None, as_json: bool,
-               backend: str, address: str | None) -> None:
+               game_options: tuple[str, ...], challenge: str | None, map_file: str | None,
+               as_json: bool, backend: str, address: str | None) -> None:
     """Agents play GAME against each other; win rates and mean scores.
 
     \b
@@ -68,7 +72,7 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
         specs = [s.strip() for s in agent_each]
     else:
         raise click.UsageError("give the agents, e.g. --agents mcts:time=1,greedy")
-    options = parse_game_options(name, game_options, challenge=challenge)
+    options = parse_game_options(name, game_options, challenge=challenge, map=map_file)
     start_backend(backend, address, workers)
     if workers is None:
         workers = default_workers() if backend == "local" else None
@@ -79,7 +83,7 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     if as_json:
         print_json(result.to_json())
     else:
-        show(result)
+        show(result, challenge=options.get("challenge"), workers=workers)
 
 
 def parse_game_options(name: str, pairs: tuple[str, ...], **shorthands: str | None) -> dict:
@@ -116,23 +120,36 @@ def _total_games(name: str, specs: list[str], games: int, players: int | None,
     return games * len(specs) if seats == 1 else games
 
 
-def show(result: TournamentResult) -> None:
-    """The results as a table."""
+def _wins(x: float) -> str:
+    """A win count, whole or to two decimals (shared first places are fractions)."""
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def show(result: TournamentResult, challenge: str | None = None, workers: int | None = None) -> None:
+    """The results as a table that fits 80 columns: each value with its 95%
+    interval written "low to high" (a mean score may be negative)."""
+    from rich import box
     from rich.table import Table
 
     solo = result.players == 1
-    title = (f"{result.game}, {result.games} {'deals' if solo else 'games'}, "
-             f"{result.players} player{'s' if result.players > 1 else ''}, seed {result.seed}")
-    t = Table(title=title)
+    what = plural(result.games, "deal") + " per agent" if solo else plural(result.games, "game")
+    title = (f"{result.game}{'' if challenge is None else ', challenge ' + challenge}, {what}, "
+             f"{plural(result.players, 'player')}, seed {result.seed}")
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    same = len({a.games for a in result.agents}) == 1   # then the title says how many
     t.add_column("agent", overflow="fold")
-    for col in ("games", "wins", "win rate", "95% CI", "mean score", "95% CI "):
-        t.add_column(col, justify="right", no_wrap=True)
+    if not same:
+        t.add_column("games", justify="right", no_wrap=True)
+    t.add_column("wins", justify="right", no_wrap=True)
+    t.add_column("win rate (95% CI)", justify="right", no_wrap=True)
+    t.add_column("mean score (95% CI)", justify="right", no_wrap=True)
     for a in result.agents:
-        wins = f"{a.wins:g}"
-        t.add_row(a.spec, str(a.games), wins, percent(a.win_rate),
-                  f"{percent(a.ci95[0])}-{percent(a.ci95[1])}", f"{a.mean_score:.2f}",
-                  f"{a.score_ci95[0]:.2f}-{a.score_ci95[1]:.2f}")
+        t.add_row(a.spec, *([] if same else [str(a.games)]), _wins(a.wins),
+                  f"{percent(a.win_rate)} ({100 * a.ci95[0]:.1f} to {100 * a.ci95[1]:.1f})",
+                  f"{a.mean_score:.2f} ({a.score_ci95[0]:.2f} to {a.score_ci95[1]:.2f})")
     out.print(t)
     if not solo and result.draws:
-        out.print(f"{result.draws} game(s) ended with a shared first place (counted as shares).")
-    out.print(f"{result.seconds:.1f} s")
+        out.print(f"{plural(result.draws, 'game')} ended with a shared first place "
+                  "(each winner counted a share).")
+    on = "" if workers is None else f" on {plural(workers, 'worker')}"
+    out.print(f"Time: {result.seconds:.1f} s{on}.")

@@ -247,7 +247,7 @@ def too_many_pairs(p):
     (hike_without_hex, "just_explored"),
     (hex_out_of_range, "not a hex id"),
     (bad_hiker_kind, "'solo' or 'buddies'"),
-    (other_game, "not of 'switchbacks'"),
+    (other_game, "not a Switchbacks position"),
     (too_many_pairs, "hiking moves"),
 ])
 def test_bad_positions_are_refused(mutate, message):

@@ -102,7 +102,7 @@ def test_cli_table(capsys):
 @pytest.mark.parametrize("argv,needle", [
     (["tournament", "chess", "--agents", "greedy,random"], "unknown game"),
     (["tournament", "switchbacks", "--agents", "greedy,randon"], "random"),
-    (["tournament", "switchbacks", "--agents", "greedy"], "2 to 2 agents"),
+    (["tournament", "switchbacks", "--agents", "greedy"], "takes 2 agents, but 1 agent was given"),
     (["tournament", "switchbacks", "--agents", "mcts:speed=3,greedy"], "unknown option"),
     (["tournament", "switchbacks", "--agents", "greedy,random", "--players", "5"], "5"),
     (["tournament", "switchbacks"], "give the agents"),

@@ -12,8 +12,29 @@ import difflib
 from collections.abc import Iterable
 
 
+def _rebuild(cls: type, message: str, attributes: dict) -> "SolversError":
+    """Unpickle a :class:`SolversError` of any subclass without calling its
+    ``__init__`` (whose arguments may differ from the message)."""
+    error = cls.__new__(cls)
+    ValueError.__init__(error, message)
+    error.__dict__.update(attributes)
+    return error
+
+
 class SolversError(ValueError):
-    """Bad input from a user, a file or a frontend. The message is one line."""
+    """Bad input from a user, a file or a frontend. The message is one line.
+
+    Every subclass survives pickling (a worker process can raise it), with
+    its type, message and attributes::
+
+        >>> import pickle
+        >>> e = pickle.loads(pickle.dumps(UnknownNameError("agent", "mcst", ["mcts"])))
+        >>> type(e).__name__, str(e), e.name
+        ('UnknownNameError', "unknown agent 'mcst'; did you mean 'mcts'?", 'mcst')
+    """
+
+    def __reduce__(self) -> tuple:
+        return _rebuild, (type(self), str(self), dict(self.__dict__))
 
 
 class IllegalActionError(SolversError):
@@ -39,4 +60,6 @@ class UnknownNameError(SolversError):
         hint = ""
         if close:
             hint = "; did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?"
+        elif 0 < len(known) <= 8:
+            hint = "; known: " + ", ".join(sorted(known))
         super().__init__(f"unknown {kind} {name!r}{hint}")

@@ -193,7 +193,7 @@ def _make_agent(spec: str, game: Any, seed: int) -> Any:
             import solvers.interop.openspiel  # noqa: F401
         except ImportError:
             raise SolversError("the 'openspiel' agent needs OpenSpiel: "
-                               "pip install 'solvers[openspiel]'") from None
+                               "pip install \".[openspiel]\"") from None
     options["seed"] = seed
     return load_agent(kind, game, **options)
 
@@ -222,7 +222,7 @@ def play_game(job: GameJob) -> GameRecord:
 def _check_specs(game: Any, specs: list[str]) -> None:
     """Fail early, in this process, on a bad agent spec."""
     for spec in specs:
-        _make_agent(spec, game, 0)
+        _make_agent(spec, game, 0).check_match()
 
 
 def plan_games(game: str, players: int, specs: list[str], games: int, seed: int,
@@ -294,8 +294,9 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     g = load_game(name, players=players, **game_options)   # validates players and options
     players = g.num_players
     if players >= 2 and not 2 <= len(specs) <= players:
-        raise SolversError(f"a {players}-player tournament takes 2 to {players} agents, "
-                           f"not {len(specs)}")
+        want = "2 agents" if players == 2 else f"2 to {players} agents"
+        given = "1 agent was" if len(specs) == 1 else f"{len(specs)} agents were"
+        raise SolversError(f"a {players}-player tournament takes {want}, but {given} given")
     _check_specs(g, specs)
     seed = seed_from(seed)
     options = tuple(sorted(game_options.items()))

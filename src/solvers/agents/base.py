@@ -49,6 +49,11 @@ class Agent(ABC):
         """The action this agent plays in ``state``."""
         return self.analyse(state)[0]["action"]
 
+    def check_match(self) -> None:
+        """Raise SolversError when this agent cannot play whole games of its
+        game (called before a match starts, so that it fails at once with the
+        reason rather than at the first move). Most agents can."""
+
     def __repr__(self) -> str:
         return f"<{self.kind} agent>"
 
@@ -82,7 +87,7 @@ def agent_class(kind: str) -> type[Agent]:
         try:
             import_module(_LAZY[key])
         except ImportError:
-            raise SolversError(f"the {key} agent needs OpenSpiel: pip install 'solvers[openspiel]'") from None
+            raise SolversError(f"the {key} agent needs OpenSpiel: pip install \".[openspiel]\"") from None
     if key not in _REGISTRY:
         raise UnknownNameError("agent", str(kind), agent_names())
     return _REGISTRY[key]

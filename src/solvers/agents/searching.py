@@ -23,6 +23,13 @@ def _number(name: str, value: Any, minimum: float) -> float:
     return float(value)
 
 
+def _seconds(name: str, value: Any) -> float:
+    """A time budget: a number of seconds above 0 (0 s would search nothing)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise SolversError(f"{name} must be a number of seconds above 0, not {value!r}")
+    return float(value)
+
+
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise SolversError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
@@ -61,7 +68,7 @@ class MCTSAgent(Agent):
         if iterations is None and time is None:
             iterations = 1000
         self.iterations = None if iterations is None else _whole("iterations", iterations, 1)
-        self.time = None if time is None else _number("time", time, 0.0)
+        self.time = None if time is None else _seconds("time", time)
         self.c = _number("c", c, 0.0)
         self.rollout_plies = _whole("rollout_plies", rollout_plies, 0)
         self.endgame_plies = _whole("endgame_plies", endgame_plies, 0)
@@ -115,6 +122,32 @@ class EndgameAgent(Agent):
         self.max_nodes = _whole("max_nodes", max_nodes, 1)
         self.mode = _choice("mode", mode, ("auto", "alphabeta", "maxn"))
         self.backend = _choice("backend", backend, ("auto", "c", "python"))
+
+    #: The node budget of the trial search :meth:`check_match` makes.
+    probe_nodes = 500_000
+
+    def check_match(self) -> None:
+        """Refuse a whole game when the exact search cannot settle its first
+        decision (one determinisation, at most :attr:`probe_nodes` nodes).
+
+        Handing over to MCTS instead would play a different agent under this
+        one's name; ``mcts:endgame_plies=N`` is that hybrid, named as such.
+        """
+        state = self.game.new_initial_state(seed=0)
+        state.apply_seeded_chance()
+        if state.is_terminal():
+            return
+        budget = min(self.max_nodes, self.probe_nodes)
+        try:
+            expected_endgame(state, samples=1, seed=0, mode=self.mode, max_nodes=budget,
+                             backend=self.backend)
+        except SolversError:
+            raise SolversError(
+                f"the endgame agent searches exactly to the end of the game, and the first "
+                f"move of a {getattr(self.game, 'name', 'whole')} game needs more than "
+                f"{budget:,} nodes: use it on late positions, or play "
+                f"'mcts:endgame_plies=30' (MCTS, handing over to the exact search near the end)"
+            ) from None
 
     def analyse(self, state: State) -> list[dict[str, Any]]:
         player = self._check(state)

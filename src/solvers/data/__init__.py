@@ -19,14 +19,33 @@ def builtin_json(name: str) -> Any:
     return json.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
 
 
-def read_text(path: str | Path, what: str) -> str:
-    """A user's text file (``what`` names it in errors: "deal file")."""
+def decode_text(data: bytes | str, what: str, source: str) -> str:
+    """Text from a user's bytes: UTF-8, with or without a byte-order mark
+    (as some editors save it); anything else is one error line::
+
+        >>> decode_text(b"\\xef\\xbb\\xbfHollywood\\n", "deal file", "stdin")
+        'Hollywood\\n'
+        >>> decode_text(b"\\xff\\xfe", "deal file", "stdin")
+        Traceback (most recent call last):
+        ...
+        solvers.errors.SolversError: deal file stdin: not UTF-8 text
+    """
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
     try:
-        return Path(path).read_text("utf-8")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SolversError(f"{what} {source}: not UTF-8 text") from None
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A user's text file (``what`` names it in errors: "deal file"),
+    decoded by :func:`decode_text`."""
+    try:
+        data = Path(path).read_bytes()
     except OSError as e:
         raise SolversError(f"cannot read {what} {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise SolversError(f"{what} {path}: not UTF-8 text") from None
+    return decode_text(data, what, str(path))
 
 
 def read_json(path: str | Path, what: str = "map file") -> Any:

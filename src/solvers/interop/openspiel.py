@@ -1,5 +1,5 @@
 """Our games as OpenSpiel games, so that OpenSpiel's algorithms and bots run
-on them (needs the optional extra: ``pip install 'solvers[openspiel]'``).
+on them (needs the optional extra: ``pip install ".[openspiel]"``).
 
 Every game of :func:`solvers.game_names` is registered with
 ``pyspiel.register_game`` as ``solvers_<name>`` (``solvers_c2c``,
@@ -348,8 +348,9 @@ class OpenSpielISMCTSAgent(Agent):
         super().__init__(game, seed)
         if time is None and simulations is None:
             time = 1.0
-        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time < 0):
-            raise SolversError(f"time must be a number of seconds >= 0, not {time!r}")
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))
+                                 or not time > 0):
+            raise SolversError(f"time must be a number of seconds above 0, not {time!r}")
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
                                         or simulations < 1):
             raise SolversError(f"simulations must be a whole number >= 1, not {simulations!r}")

@@ -85,8 +85,8 @@ def _check_budget(iterations: int | None, time: float | None) -> None:
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                    or iterations < 0):
         raise SolversError(f"iterations must be a whole number >= 0, not {iterations!r}")
-    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time < 0):
-        raise SolversError(f"time must be a number of seconds >= 0, not {time!r}")
+    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
+        raise SolversError(f"time must be a number of seconds above 0, not {time!r}")
 
 
 def _check_root(state: State) -> int:

@@ -19,6 +19,7 @@ what lets the kernel score highways with shifts and masks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,18 @@ from ...data import builtin_json, read_json
 from ...errors import SolversError, UnknownNameError
 
 MAX_LOCATIONS = 32
+CODE_STOP_WORDS = {"the", "of", "and", "at"}
+# Apostrophes and quotes a keyboard or a word processor may put in a name.
+APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
+
+
+def normalise_name(name: str) -> str:
+    """A name as compared: lower case, single spaces, plain apostrophes.
+
+    >>> normalise_name("  Pike’s   Peak ")
+    "pike's peak"
+    """
+    return " ".join(name.translate(APOSTROPHES).lower().split())
 
 
 @dataclass(frozen=True)
@@ -77,12 +90,50 @@ class CoastMap:
         return tuple(sorted(self.region_masks))
 
     def location(self, name: str) -> Location:
-        """The location called ``name`` (case-insensitive), or a helpful error."""
-        key = " ".join(name.lower().split())
+        """The location called ``name``, or a helpful error.
+
+        Case, runs of spaces and typographic apostrophes are ignored, and the
+        three-letter code of the drawn sheet's legend (:attr:`codes`) names a
+        location too::
+
+            >>> m = load_map()
+            >>> m.location("pike’s  PEAK").name, m.location("spn").name
+            ("Pike's Peak", 'Space Needle')
+        """
+        key = normalise_name(name)
         for loc in self.locations:
-            if loc.name.lower() == key:
+            if normalise_name(loc.name) == key:
                 return loc
+        by_code = {c.lower(): i for i, c in self.codes.items()}
+        if key in by_code:
+            return self.locations[by_code[key]]
         raise UnknownNameError("location", name, [l.name for l in self.locations])
+
+    @cached_property
+    def codes(self) -> dict[int, str]:
+        """A unique three-letter code per location id, as the drawn sheet
+        shows it: the initials of up to three words (small words like "of"
+        left out), else the first letters; clashes take a later letter."""
+        codes: dict[int, str] = {}
+        used: set[str] = set()
+        for loc in self.locations:
+            words = [w for w in loc.name.replace("'", "").replace("-", " ").split()
+                     if w.lower() not in CODE_STOP_WORDS] or loc.name.split()
+            if len(words) >= 3:
+                base = "".join(w[0] for w in words[:3])
+            elif len(words) == 2:
+                base = words[0][:2] + words[1][0]
+            else:
+                base = words[0][:3]
+            base = base.upper().ljust(3, "X")
+            code, k = base, 0
+            letters = "".join(words).upper()
+            while code in used:
+                code = base[:2] + (letters[2 + k] if 2 + k < len(letters) else str(k))
+                k += 1
+            used.add(code)
+            codes[loc.id] = code
+        return codes
 
     def required_mask(self, challenge: int) -> int:
         """Locations a solo challenge card demands: its highway, region or type."""

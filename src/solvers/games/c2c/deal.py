@@ -30,6 +30,9 @@ def parse_deal(lines: Iterable[str], m: CoastMap, challenge: int | None = None,
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
+        if not cards and text[0] in "{[":
+            raise SolversError(f"{source} looks like JSON; a deal file lists one location "
+                               f"name per line")
         try:
             loc = m.location(text)
         except SolversError as e:

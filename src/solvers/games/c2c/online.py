@@ -52,6 +52,17 @@ def play_deal(m: CoastMap, challenge: int | None, deal: list[int], agent_spec: s
     return state.challenge_won(), int(state.returns()[0])
 
 
+def check_agent_spec(m: CoastMap, challenge: int | None, agent_spec: str) -> None:
+    """Build the online player once, so that a bad spec (unknown kind or
+    option, a bad value) is one SolversError before any work starts."""
+    import solvers
+    from solvers.agents import load_agent, parse_agent_spec
+
+    game = solvers.load_game("c2c", players=1, challenge=challenge, map=m)
+    kind, options = parse_agent_spec(agent_spec)
+    load_agent(kind, game, **options).check_match()
+
+
 @dataclass(frozen=True)
 class OnlineJob:
     """Play one shuffle with the online player: the job
@@ -77,6 +88,7 @@ def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, worker
     from ...parallel import run_jobs
     from .deal import shuffle_deals
 
+    check_agent_spec(m, challenge, agent_spec)     # a bad spec fails here, not in a worker
     deals = shuffle_deals(m, challenge, shuffles, seed)
     items = [(i, deal, seed + i) for i, deal in enumerate(deals)]
     won: list[bool] = [False] * shuffles

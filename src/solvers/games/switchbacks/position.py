@@ -11,11 +11,10 @@ standard board, 18 the centre) and tiles their numbers (1..37)::
       "just_explored": null,
       "map": {"18": 20, "17": 12, "11": 13},
       "hikers": [{"hex": 17, "player": 0, "kind": "solo"},
-                 {"hex": 11, "player": 1, "kind": "buddies"}],
+                 {"hex": 11, "player": 1, "kind": "solo"}],
       "hands": [[1, 2, 3], [4, 5, 6]],
       "set_aside": [[7, 8], [9, 10]],
-      "unplaced": [{"solo": 15, "buddies": 0}, {"solo": 14, "buddies": 0}],
-      "stack": [30, 31, 11],
+      "unplaced": [{"solo": 15, "buddies": 0}, {"solo": 15, "buddies": 0}],
       "seed": 0
     }
 
@@ -47,7 +46,6 @@ with a one-line message.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -106,14 +104,17 @@ def parse_position(raw: Any, reference: bool = False,
     """Check a decoded position and build the state (kernel unless ``reference``)."""
     if not isinstance(raw, dict):
         raise _fail("the top level should be a JSON object")
-    for key in raw:
-        if key not in REQUIRED and key not in OPTIONAL:
-            raise _fail(f"unknown key {key!r}")
+    if raw.get("game", "switchbacks") != "switchbacks":
+        raise _fail(f"this is a position of {raw['game']!r}, not a Switchbacks position")
+    unknown = [key for key in raw if key not in REQUIRED and key not in OPTIONAL]
+    if unknown and not any(key in raw for key in REQUIRED):
+        raise _fail(f"this is not a Switchbacks position (it has {unknown[0]!r} and none of "
+                    f"{', '.join(repr(k) for k in REQUIRED)})")
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r}")
     for key in REQUIRED:
         if key not in raw:
             raise _fail(f"missing key {key!r}")
-    if raw.get("game", "switchbacks") != "switchbacks":
-        raise _fail(f"this is a position of {raw['game']!r}, not of 'switchbacks'")
     players = raw["players"]
     if not _is_int(players):
         raise _fail(f"'players' should be an integer, not {type(players).__name__}")
@@ -175,7 +176,8 @@ def parse_position(raw: Any, reference: bool = False,
         if not _is_int(h) or not 0 <= h < H:
             raise _fail(f"hikers[{i}] stands on {h!r}, which is not a hex id")
         if not _is_int(q) or not 0 <= q < players:
-            raise _fail(f"hikers[{i}] belong to {q!r}, which is not a player")
+            raise _fail(f"hikers[{i}] belong to player {q!r}, but a {players}-player game "
+                        f"has players 0 to {players - 1}")
         if kind not in KINDS:
             raise _fail(f"hikers[{i}] are {kind!r}; the kind is 'solo' or 'buddies'")
         if h not in board:
@@ -277,17 +279,9 @@ def load_position(path_or_dict: str | Path | dict[str, Any], reference: bool = F
     unless ``reference``)."""
     if isinstance(path_or_dict, dict):
         return parse_position(path_or_dict, reference, map)
-    source = str(path_or_dict)
-    try:
-        text = Path(path_or_dict).read_text("utf-8")
-    except OSError as e:
-        raise SolversError(f"cannot read position file {source}: {e.strerror or e}") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SolversError(f"position file {source}: not valid JSON (line {e.lineno}, "
-                           f"column {e.colno}: {e.msg})") from None
-    return parse_position(raw, reference, map)
+    from ...data import read_json
+
+    return parse_position(read_json(path_or_dict, "position file"), reference, map)
 
 
 def state_to_position(state: Any) -> dict[str, Any]:
