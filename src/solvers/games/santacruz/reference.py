@@ -53,7 +53,7 @@ from typing import Any
 from ...errors import IllegalActionError, SolversError
 from ...game import CHANCE, TERMINAL, Game, State
 from ...rng import SplitMix64, seed_from
-from .data import BUILDINGS, SITE_KINDS, SantaCruzIsland, load_island
+from .data import BUILDINGS, CARD_KINDS, SITE_KINDS, SantaCruzIsland, load_island
 
 STEPS = ("layout", "deal", "choose", "draw", "discard", "land", "play", "build", "bird", "over")
 BUILD_KINDS = ("ship", "road", "river")
@@ -758,12 +758,12 @@ def information_view(state: Any, player: int) -> dict[str, Any]:
         "bag": len(state.bag) - state.bag_pos,
         "pile": len(state.deck) - state.deck_pos,
         "sets": list(state.set_of),
-        "set_scoring": {str(k): list(v) for k, v in sorted(state.set_scoring.items())},
+        "set_scoring": {str(k): sorted(v) for k, v in sorted(state.set_scoring.items())},
         "hand_build": [dict(h) for h in state.hand_build],
         "hand": sorted(state.hand_score[player]),
         "hand_sizes": [len(h) for h in state.hand_score],
-        "played_build": [list(b) for b in state.played_build],
-        "played_score": [list(c) for c in state.played_score],
+        "played_build": [sorted(b, key=CARD_KINDS.index) for b in state.played_build],
+        "played_score": [sorted(c) for c in state.played_score],
         "drawn": state.drawn[player],
         "has_drawn": [d >= 0 for d in state.drawn],
         "discarded": state.discarded[player],
