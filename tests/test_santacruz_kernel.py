@@ -56,6 +56,8 @@ def test_kernel_equals_reference_in_random_games(players):
                 assert ker.seeded_outcome() == ref.seeded_outcome()
             else:
                 a = rng.choice(ref.legal_actions())
+                names = [" ".join(ref.action_to_string(b).lower().split()) for b in ref.legal_actions()]
+                assert len(set(names)) == len(names)     # every move can be typed
             assert ker.action_to_string(a) == ref.action_to_string(a)
             for q in range(players):
                 assert ker.action_observation(a, q) == ref.action_observation(a, q)

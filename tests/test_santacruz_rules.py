@@ -224,7 +224,7 @@ def scored(st, card, seat=1):
     give(st, seat, ship=1)
     before = list(st.score)
     st.player = seat
-    play(st, f"play {card}")
+    play(st, f"score {card}")
     return [a - b for a, b in zip(st.score, before)]
 
 
@@ -294,7 +294,7 @@ def test_the_eruption():
     give(st2, 0, ship=1)
     give(st2, 1, river=1, ship=1)
     st2.player = 0
-    play(st2, "play Volcano eruption")
+    play(st2, "score Volcano eruption")
     play(st2, "play river")
     assert 25 in st2.legal_actions()
 

@@ -953,12 +953,14 @@ cdef class KernelState:
     cdef SantaCruzCore core
     cdef public object game
     cdef public list history
+    cdef public object seed             # the game's seed (None for a loaded position)
 
     def _start(self, SantaCruzCore core, game, uint64_t seed):
         self.core = core
         self.p = core.params
         self.game = game
         self.history = []
+        self.seed = seed
         sc_new_state(self.p, &self.st, seed)
 
     # ----- the State interface ------------------------------------------------
@@ -1012,6 +1014,7 @@ cdef class KernelState:
         other.core = self.core
         other.game = self.game
         other.history = list(self.history)
+        other.seed = self.seed
         return other
 
     def resample(self, player, seed):
@@ -1229,6 +1232,7 @@ cdef class KernelState:
         self.p = core.params
         self.game = game
         self.history = []
+        self.seed = None
         memset(s, 0, sizeof(ScState))
         for k in range(3):
             for i, t in enumerate(ref.tile_order[kinds[k]]):

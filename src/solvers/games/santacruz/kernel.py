@@ -34,8 +34,8 @@ class SantaCruzKernel(Game):
     return_bounds = (0.0, 1.0)     # GameDef.returns: 1 for the winner
     default_rollout = "policy"
 
-    def __init__(self, players: int = 2, island: SantaCruzIsland | str | None = None):
-        rules = SantaCruz(players=players, island=island)  # validates the options
+    def __init__(self, players: int = 2, board: SantaCruzIsland | str | None = None):
+        rules = SantaCruz(players=players, board=board)  # validates the options
         self.rules = rules
         self.island = rules.island
         self.num_players = rules.num_players

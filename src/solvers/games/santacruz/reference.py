@@ -31,7 +31,7 @@ Action ids:
 * choose set ``k``: ``S + k``;
 * play ship / road / river: ``PLAY_SHIP``, ``PLAY_ROAD``, ``PLAY_RIVER``; a
   double move of one of those kinds: ``PLAY_DOUBLE + 0/1/2``;
-* play scoring card ``c``: ``PLAY_SCORE + c``; discard it: ``DISCARD + c``;
+* play scoring card ``c`` ("score River"): ``PLAY_SCORE + c``; discard it: ``DISCARD + c``;
 * chance: tile ``t`` laid: ``TILE + t``; scoring card ``c`` dealt or drawn:
   ``CARD + c``; a bird token of value ``v``: ``BIRD + v - 1``.
 
@@ -71,8 +71,9 @@ class SantaCruz(Game):
     name = "santacruz"
     reference = True
 
-    def __init__(self, players: int = 2, island: SantaCruzIsland | str | None = None):
-        self.island = island if isinstance(island, SantaCruzIsland) else load_island(island)
+    def __init__(self, players: int = 2, board: SantaCruzIsland | str | None = None):
+        # ``board``: an island file (docs/rules/santa-cruz.md) or a loaded island
+        self.island = board if isinstance(board, SantaCruzIsland) else load_island(board)
         if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
             raise SolversError(f"Santa Cruz is for 2, 3 or 4 players, not {players!r}")
         isl = self.island
@@ -126,11 +127,12 @@ class SantaCruzState(State):
     (first seat of the round), ``privilege_used``, ``step``, ``player``,
     ``order`` and ``order_pos`` (choosing / discarding / landing order),
     ``drawn`` and ``discarded`` (round two), ``build_kind``, ``builds_left``,
-    ``double``.
+    ``double``; ``seed`` and ``history`` replay the game (:mod:`.position`).
     """
 
     def __init__(self, game: SantaCruz, seed: int):
         self.game = game
+        self.seed: int | None = seed
         isl = game.island
         n = game.num_players
         rng = SplitMix64(seed)
@@ -792,7 +794,7 @@ def describe_action(state: Any, action: int) -> str:
     if action >= g.DISCARD:
         return f"discard {isl.scoring_cards[action - g.DISCARD].name}"
     if action >= g.PLAY_SCORE:
-        return f"play {isl.scoring_cards[action - g.PLAY_SCORE].name}"
+        return f"score {isl.scoring_cards[action - g.PLAY_SCORE].name}"
     if action >= g.PLAY_DOUBLE:
         return f"play double {BUILD_KINDS[action - g.PLAY_DOUBLE]}"
     if action >= g.PLAY_SHIP:
