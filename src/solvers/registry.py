@@ -44,6 +44,7 @@ from .errors import SolversError, UnknownNameError
 GAME_PACKAGES: tuple[str, ...] = (
     "solvers.games.c2c",
     "solvers.games.switchbacks",
+    "solvers.games.santacruz",
 )
 
 CHANCE_MODES = ("deterministic", "explicit")
