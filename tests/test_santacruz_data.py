@@ -152,3 +152,11 @@ def test_unreadable_and_invalid_json(tmp_path):
 
 def test_the_shipped_file_round_trips_through_the_checker():
     assert parse_island(copy.deepcopy(RAW)) == ISLAND
+
+
+def test_the_docs_picture_is_the_shipped_island():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "santa-cruz.md").read_text("utf-8")
+    picture = doc.split("The drawing (site kind letter and id")[1].split("```")[1].strip("\n")
+    assert picture == draw_island(ISLAND)

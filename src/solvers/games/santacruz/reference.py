@@ -379,7 +379,8 @@ class SantaCruzState(State):
 
     def targets(self, kind: str) -> int:
         """The sites the player to move may build on with a ``kind`` build
-        (``ship`` also for landing), as a mask. See docs/rules/santa-cruz.md."""
+        (``ship`` also for landing), as a mask: docs/rules/santa-cruz.md#where-a-card-may-build
+        and #sharing."""
         g, isl, p = self.game, self.game.island, self.player
         mine = self.own_sites(p)
         if kind == "ship":
@@ -441,6 +442,8 @@ class SantaCruzState(State):
         self._end_turn()
 
     def _build(self, site: int) -> None:
+        """Land or build on ``site`` (docs/rules/santa-cruz.md#a-failed-build
+        for a face-down river tile asking for a building the player lacks)."""
         g, isl, p = self.game, self.game.island, self.player
         landing = self.step == "land"
         was_down = not self.face_up >> site & 1
@@ -494,7 +497,8 @@ class SantaCruzState(State):
 
     # ----- scoring -------------------------------------------------------
     def _move(self, p: int, points: int) -> None:
-        """Move seat ``p``'s marker; it goes behind markers already there."""
+        """Move seat ``p``'s marker; it goes behind markers already there
+        (docs/rules/santa-cruz.md#the-track)."""
         if points == 0:
             return
         self.score[p] = max(0, self.score[p] + points)
@@ -503,7 +507,7 @@ class SantaCruzState(State):
 
     def card_points(self, card: int, p: int) -> int:
         """What scoring card ``card`` pays seat ``p`` now (negative for the
-        eruption)."""
+        eruption): docs/rules/santa-cruz.md#scoring-cards."""
         isl = self.game.island
         c = isl.scoring_cards[card]
         mine = self.own_sites(p)
@@ -545,6 +549,8 @@ class SantaCruzState(State):
         return sorted(range(self.game.num_players), key=lambda q: (-self.score[q], self.arrival[q]))
 
     def _end_round(self) -> None:
+        """Round two's setup (docs/rules/santa-cruz.md#round-two), or the
+        final bird scoring (#end)."""
         g, n = self.game, self.game.num_players
         if self.round == 2:
             for i in range(n):
@@ -601,7 +607,7 @@ class SantaCruzState(State):
         and discards, and the scoring pile. Each hidden pool is gathered in
         ascending order (so nothing hidden leaks into the result), shuffled
         with ``SplitMix64(seed)`` (or the generator ``seed`` itself) and dealt
-        back with every size kept."""
+        back with every size kept (docs/rules/santa-cruz.md#hidden-information)."""
         check_player(self.game, player)
         rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed_from(seed))
         return redeal(self, player, rng)
