@@ -8,6 +8,8 @@ only when benchmarks are enabled; under ``--benchmark-disable`` every part
 runs once on a few games.
 """
 
+from time import perf_counter
+
 import pytest
 
 from bench_switchbacks_kernel import games_per_second, random_games
@@ -40,3 +42,46 @@ def bench_santacruz_random_games_kernel_vs_reference(benchmark, players):
     assert len(means) == players
     if not quick:
         assert ratio >= TARGET_RATIO
+
+
+MCTS_RATIO = 1.0
+
+
+def bench_santacruz_mcts_speed_vs_openspiel(benchmark):
+    """MCTS iterations per second from the Santa Cruz opening (2 players,
+    hidden information re-dealt every iteration, the game's default
+    rollouts) against OpenSpiel's C++ ``MCTSBot`` simulations per second on
+    ``connect_four`` in the same run; target at least 1x."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from bench_search_speed import c_iterations_per_second
+
+    game = SantaCruzKernel(2)
+    state = game.new_initial_state(seed=1)
+    state.apply_seeded_chance()
+    c4 = pyspiel.load_game("connect_four")
+
+    def openspiel_rate(simulations: int, repeats: int) -> float:
+        best = 0.0
+        for r in range(repeats):
+            bot = pyspiel.MCTSBot(c4, pyspiel.RandomRolloutEvaluator(1, r), 1.4, simulations,
+                                  1000, False, r, False)
+            start = perf_counter()
+            bot.step(c4.new_initial_state())
+            best = max(best, simulations / (perf_counter() - start))
+        return best
+
+    if benchmark.disabled:
+        assert benchmark(c_iterations_per_second, game, state, 200, 1) > 0
+        assert openspiel_rate(100, 1) > 0
+        return
+    n = 50_000
+    theirs = openspiel_rate(20_000, 3)
+    benchmark.pedantic(c_iterations_per_second, args=(game, state, n, 1), rounds=3, iterations=1)
+    ours = n / benchmark.stats.stats.min
+    ratio = ours / theirs
+    benchmark.extra_info.update({"santacruz_iterations_per_s": round(ours),
+                                 "openspiel_connect_four_simulations_per_s": round(theirs),
+                                 "ratio": round(ratio, 2), "target_ratio": MCTS_RATIO})
+    print(f"\nMCTS: Santa Cruz opening {ours:.0f} it/s, OpenSpiel MCTSBot connect_four "
+          f"{theirs:.0f} sims/s: {ratio:.1f}x (target {MCTS_RATIO:g}x)")
+    assert ratio >= MCTS_RATIO

@@ -85,6 +85,7 @@ ctypedef struct ScParams:
 
 ctypedef struct ScState:
     uint64_t face_up
+    uint64_t bmask[3]                    # sites whose laid tile asks for a house, church, lighthouse
     uint64_t occ[SC_MAX_PLAYERS]         # sites holding a building of each seat
     uint32_t hand_score[SC_MAX_PLAYERS]  # scoring-card masks
     uint32_t played_score[SC_MAX_PLAYERS]

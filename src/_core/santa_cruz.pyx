@@ -139,8 +139,8 @@ cdef inline void move_marker(ScState *s, int q, int points) noexcept nogil:
 cdef uint64_t targets(const ScParams *p, const ScState *s, int kind) noexcept nogil:
     """The sites the player to move may build on with a ``kind`` build (0 ship,
     also landing; 1 road; 2 river)."""
-    cdef int q = s.player, x, r, a, b
-    cdef uint64_t mine = s.occ[q], reach = 0, m, any_occ = 0, two = 0, out = 0
+    cdef int q = s.player, r, a, b
+    cdef uint64_t mine = s.occ[q], reach = 0, m, any_occ = 0, two = 0, lacking = 0
     if kind == 0:
         reach = p.coast
     elif kind == 1:
@@ -152,25 +152,35 @@ cdef uint64_t targets(const ScParams *p, const ScState *s, int kind) noexcept no
         for r in range(p.num_rivers):
             if p.river_sites[r] & mine:
                 reach |= p.river_sites[r]
-    for a in range(p.num_players):
-        any_occ |= s.occ[a]
-        for b in range(a + 1, p.num_players):
-            two |= s.occ[a] & s.occ[b]
     m = reach & ~mine
+    if not m:
+        return 0
     if q == last_seat(p, s) and not s.privilege_used:
+        for a in range(p.num_players):
+            two |= any_occ & s.occ[a]
+            any_occ |= s.occ[a]
         m &= ~two
     else:
+        for a in range(p.num_players):
+            any_occ |= s.occ[a]
         m &= ~any_occ
-    while m:
-        x = ctz64(m)
-        m &= m - 1
-        if (s.face_up >> x) & 1:
-            if s.supply[q][p.tile_building[s.site_tile[x]]] == 0:
-                continue
-        elif kind != 2:
-            continue
-        out |= ONE << x
-    return out
+    for b in range(3):
+        if s.supply[q][b] == 0:
+            lacking |= s.bmask[b]
+    if kind == 2:
+        return m & ~(s.face_up & lacking)
+    return m & s.face_up & ~lacking
+
+
+cdef inline void set_bmasks(const ScParams *p, ScState *s) noexcept nogil:
+    """The building masks from the laid tiles."""
+    cdef int x
+    s.bmask[0] = 0
+    s.bmask[1] = 0
+    s.bmask[2] = 0
+    for x in range(p.num_sites):
+        if s.site_tile[x] >= 0:
+            s.bmask[p.tile_building[s.site_tile[x]]] |= ONE << x
 
 
 # ----- scoring -------------------------------------------------------------------
@@ -547,6 +557,7 @@ cdef void sc_apply_action(const void *params, void *st, int action) noexcept nog
             kind = p.site_kind[site]
             s.tile_pos[kind] += 1
             s.site_tile[site] = <int8_t>item
+            s.bmask[p.tile_building[item]] |= ONE << site
             if kind == 0:
                 s.face_up |= ONE << site
             if layout_site(s) == p.num_sites:
@@ -654,6 +665,7 @@ cdef void sc_determinize(const void *params, void *st, int player, uint64_t *rng
             if p.site_kind[x] == k and j < pos:
                 s.tile_order[k][j] = s.site_tile[x]
                 j += 1
+    set_bmasks(p, s)
     # bird tokens
     n = 0
     for v in range(3):
@@ -1284,6 +1296,7 @@ cdef class KernelState:
         s.build_kind = -1 if not ref.build_kind else ("ship", "road", "river").index(ref.build_kind)
         s.builds_left = ref.builds_left
         s.double_move = ref.double
+        set_bmasks(self.p, s)
 
 
 cdef list _cards(uint32_t m):
