@@ -45,13 +45,22 @@ def match_size(benchmark) -> tuple[int, float, int, bool]:
     return games, seconds, workers, False
 
 
-def strength(benchmark, opponent: str) -> None:
+def strength(benchmark, opponent: str, game: str = "switchbacks",
+             targets: dict[str, float] = TARGETS, default_games: dict[str, int] | None = None,
+             quick_time: float | None = None) -> None:
+    """MCTS against ``opponent`` at ``game`` (2 players), asserted against
+    ``targets[opponent]``; ``default_games`` overrides the default match size
+    per opponent, ``quick_time`` the seconds per move of the quick run."""
     games, seconds, workers, quick = match_size(benchmark)
+    if quick and quick_time is not None:
+        seconds = quick_time
+    if default_games and not quick and "SOLVERS_STRENGTH_GAMES" not in os.environ:
+        games = default_games.get(opponent, games)
     ours = f"mcts:time={seconds:g}"
     theirs = opponent if opponent != "openspiel" else f"openspiel:time={seconds:g}"
 
     def match():
-        return run_tournament("switchbacks", [ours, theirs], games=games, players=2, seed=2026,
+        return run_tournament(game, [ours, theirs], games=games, players=2, seed=2026,
                               workers=workers)
 
     result = benchmark.pedantic(match, rounds=1, iterations=1)
@@ -65,13 +74,13 @@ def strength(benchmark, opponent: str) -> None:
         "opponent": theirs, "games": games, "seconds_per_move": seconds, "wins": me.wins,
         "win_rate": round(me.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
         "shared_wins": result.draws, "mean_score": round(me.mean_score, 3),
-        "opponent_mean_score": round(them.mean_score, 3), "target": TARGETS[opponent],
+        "opponent_mean_score": round(them.mean_score, 3), "target": targets[opponent],
     })
-    print(f"\nMCTS {seconds:g} s/move vs {theirs}: {me.wins:g}/{games} = {me.win_rate:.1%} "
+    print(f"\n{game} MCTS {seconds:g} s/move vs {theirs}: {me.wins:g}/{games} = {me.win_rate:.1%} "
           f"(95% CI {lo:.1%}-{hi:.1%}; {result.draws} shared), mean score {me.mean_score:.2f} "
-          f"vs {them.mean_score:.2f}; target {TARGETS[opponent]:.0%}")
-    assert me.win_rate >= TARGETS[opponent], (
-        f"MCTS wins {me.win_rate:.1%} against {theirs}, below {TARGETS[opponent]:.0%}")
+          f"vs {them.mean_score:.2f}; target {targets[opponent]:.0%}")
+    assert me.win_rate >= targets[opponent], (
+        f"MCTS wins {me.win_rate:.1%} against {theirs}, below {targets[opponent]:.0%}")
 
 
 def bench_mcts_vs_random(benchmark):

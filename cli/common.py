@@ -121,3 +121,49 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
             return parse(text)
         except SolversError as e:
             out.print(f"  {e}. {help_line}")
+
+
+def agent_from_spec(spec: str, game: Any, seed: int, time: float | None = None,
+                    iterations: int | None = None) -> Any:
+    """An agent from a spec (``mcts:iterations=500``); ``time`` or
+    ``iterations`` fill in an MCTS budget that the spec leaves out
+    (``iterations`` first)."""
+    from solvers.agents import load_agent, parse_agent_spec
+
+    kind, options = parse_agent_spec(spec)
+    options.setdefault("seed", seed)
+    if kind == "mcts" and "time" not in options and "iterations" not in options:
+        if iterations is not None:
+            options["iterations"] = iterations
+        elif time is not None:
+            options["time"] = time
+    return load_agent(kind, game, **options)
+
+
+def analysis(game: str, position: str, state: Any, agent: Any, spec: str, seed: int,
+             top: int) -> dict[str, Any]:
+    """The agent's ranking of the moves of ``state`` as the JSON of
+    ``solve GAME analyse``: the best ``top`` moves with rank, words, action,
+    mean value and visits."""
+    rows = agent.analyse(state)
+    return {
+        "game": game, "position": position, "to_move": state.current_player(), "step": state.step,
+        "agent": spec, "seed": seed,
+        "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
+                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
+        "legal_moves": len(rows),
+    }
+
+
+def print_analysis(data: dict[str, Any], value_label: str = "win share") -> None:
+    """The table of an :func:`analysis`."""
+    from rich.table import Table
+
+    shown, total = len(data["moves"]), data["legal_moves"]
+    t = Table(title=f"Player {data['to_move']} to move ({data['step']}), {data['agent']}: "
+                    f"best {shown} of {total} moves")
+    for col in ("#", "move", value_label, "visits"):
+        t.add_column(col, justify="left" if col == "move" else "right")
+    for r in data["moves"]:
+        t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
+    out.print(t)

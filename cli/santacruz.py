@@ -9,7 +9,8 @@ import click
 
 from solvers.errors import SolversError
 
-from .common import ask_move, out, play_until_seat_zero, print_json
+from .common import (agent_from_spec, analysis, ask_move, out, play_until_seat_zero, print_analysis,
+                     print_json)
 from .render_santacruz import LEGEND, SEAT_LETTERS, describe_player, draw_board
 
 HELP_LINE = ("Type a move's number, its words ('play road', 'build on site 14', 'choose set A "
@@ -21,20 +22,6 @@ def _game(players: int, board: str | None) -> Any:
     from solvers.games.santacruz.kernel import SantaCruzKernel
 
     return SantaCruzKernel(players=players, board=board)
-
-
-def _agent(spec: str, game: Any, seed: int, time: float | None = None,
-           iterations: int | None = None) -> Any:
-    from solvers.agents import load_agent, parse_agent_spec
-
-    kind, options = parse_agent_spec(spec)
-    options.setdefault("seed", seed)
-    if kind == "mcts" and "time" not in options and "iterations" not in options:
-        if iterations is not None:
-            options["iterations"] = iterations
-        elif time is not None:
-            options["time"] = time
-    return load_agent(kind, game, **options)
 
 
 @click.group("santacruz")
@@ -82,7 +69,7 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, board: st
     seed = secrets.randbits(31) if seed is None else seed
     game = _game(players, board)
     state = game.new_initial_state(seed=seed)
-    ai = _agent(ai_spec, game, seed, time=seconds)
+    ai = agent_from_spec(ai_spec, game, seed, time=seconds)
     out.print(f"Santa Cruz, {players} players, seed {seed}. You are player 0 ({SEAT_LETTERS[0]}).")
     out.print(LEGEND)
     out.print(HELP_LINE)
@@ -152,26 +139,11 @@ def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int 
     player = state.current_player()
     if seconds is None and iterations is None:
         seconds = 1.0
-    agent = _agent(ai_spec, state.game, seed, time=seconds, iterations=iterations)
-    rows = agent.analyse(state)
-    data = {
-        "game": "santacruz", "position": position, "to_move": player, "step": state.step,
-        "agent": ai_spec, "seed": seed,
-        "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
-                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
-        "legal_moves": len(rows),
-    }
+    agent = agent_from_spec(ai_spec, state.game, seed, time=seconds, iterations=iterations)
+    data = analysis("santacruz", position, state, agent, ai_spec, seed, top)
     if as_json:
         print_json(data)
         return
     out.print(draw_board(state, color=False))
     out.print(describe_player(state, player, viewer=player))
-    from rich.table import Table
-
-    t = Table(title=f"Player {player} to move ({state.step}), {ai_spec}: best {min(top, len(rows))} "
-                    f"of {len(rows)} moves")
-    for col in ("#", "move", "win share", "visits"):
-        t.add_column(col, justify="left" if col == "move" else "right")
-    for r in data["moves"]:
-        t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
-    out.print(t)
+    print_analysis(data)

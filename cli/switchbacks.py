@@ -10,28 +10,13 @@ import click
 import solvers
 from solvers.errors import SolversError
 
-from .common import ask_move, out, play_until_seat_zero, print_json
+from .common import (agent_from_spec, analysis, ask_move, out, play_until_seat_zero, print_analysis,
+                     print_json)
 from .render_switchbacks import SEAT_LETTERS, describe_player, draw_map, legend
 
 HELP_LINE = ("Explore with 'TILE HEX' (e.g. '12 5' or 'explore 12 on hex 5'); then pick a "
              "number or 'buddy up' / 'hike solo' / 'hike buddies'. 'hint' asks the AI, "
              "'auto' plays its move, 'moves' lists every move, 'map', 'quit'.")
-
-
-def _agent(spec: str, game: Any, seed: int, time: float | None = None,
-           iterations: int | None = None) -> Any:
-    """An agent from a spec; ``time``/``iterations`` fill in an MCTS budget
-    that the spec leaves out."""
-    from solvers.agents import load_agent, parse_agent_spec
-
-    kind, options = parse_agent_spec(spec)
-    options.setdefault("seed", seed)
-    if kind == "mcts" and "time" not in options and "iterations" not in options:
-        if time is not None and iterations is None:
-            options["time"] = time
-        if iterations is not None:
-            options["iterations"] = iterations
-    return load_agent(kind, game, **options)
 
 
 def _load(path: str) -> Any:
@@ -83,7 +68,7 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bo
     seed = secrets.randbits(31) if seed is None else seed
     game = solvers.load_game("switchbacks", players=players)
     state = game.new_initial_state(seed=seed)
-    ai = _agent(ai_spec, game, seed, time=seconds)
+    ai = agent_from_spec(ai_spec, game, seed, time=seconds)
     out.print(f"Switchbacks, {players} players, seed {seed}. You are player 0 ({SEAT_LETTERS[0]}).")
     out.print(legend(players))
     out.print(HELP_LINE)
@@ -178,29 +163,14 @@ def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int 
     player = _decision(state)
     if seconds is None and iterations is None:
         seconds = 1.0
-    agent = _agent(ai_spec, state.game, seed, time=seconds, iterations=iterations)
-    rows = agent.analyse(state)
-    data = {
-        "game": "switchbacks", "position": position, "to_move": player, "step": state.step,
-        "agent": ai_spec, "seed": seed,
-        "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
-                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
-        "legal_moves": len(rows),
-    }
+    agent = agent_from_spec(ai_spec, state.game, seed, time=seconds, iterations=iterations)
+    data = analysis("switchbacks", position, state, agent, ai_spec, seed, top)
     if as_json:
         print_json(data)
         return
     out.print(draw_map(state, color=False))
     out.print(describe_player(state, player, viewer=player))
-    from rich.table import Table
-
-    t = Table(title=f"Player {player} to move ({state.step}), {ai_spec}: best {min(top, len(rows))} "
-                    f"of {len(rows)} moves")
-    for col in ("#", "move", "win share", "visits"):
-        t.add_column(col, justify="left" if col == "move" else "right")
-    for r in data["moves"]:
-        t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
-    out.print(t)
+    print_analysis(data)
 
 
 # ---------------------------------------------------------------- endgame
