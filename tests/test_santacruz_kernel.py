@@ -163,3 +163,33 @@ def test_kernel_equals_reference_on_hand_built_positions(name):
             walk(r2, k2, depth - 1)
 
     walk(start, game.from_reference(start), 4)
+
+
+def test_forgetting_round_one_reshuffles_only_its_free_inland_reveals():
+    game = SantaCruzKernel(2)
+    state = game.new_initial_state(seed=8)
+    rng = random.Random(8)
+    while state.round == 1 or state.step not in ("play", "build"):
+        state.apply_action(state.seeded_outcome() if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    coast = game.coast
+    occupied = {s for s, o in enumerate(state.occupants) if o}
+    free_seen = [s for s in range(game.num_sites)
+                 if state.face_up >> s & 1 and not coast >> s & 1 and s not in occupied]
+    assert free_seen
+    q = state.current_player()
+    try:
+        game.core.forget_round_one = True
+        moved = set()
+        for seed in range(20):
+            other = state.resample(q, seed)
+            assert other.legal_actions() == state.legal_actions()
+            moved |= {s for s in range(game.num_sites) if other.site_tile[s] != state.site_tile[s]
+                      and state.face_up >> s & 1}
+        assert moved and moved <= set(free_seen)
+    finally:
+        game.core.forget_round_one = False
+    for seed in range(20):
+        other = state.resample(q, seed)
+        assert all(other.site_tile[s] == state.site_tile[s]
+                   for s in range(game.num_sites) if state.face_up >> s & 1)

@@ -82,10 +82,12 @@ ctypedef struct ScParams:
     uint64_t card_where[SC_MAX_CARDS]    # per_building: the sites counted
     int8_t first_order[SC_MAX_PLAYERS]   # round one's choosing order
     int pol_site                         # playout: best-points site, out of 256
+    int forget_round_one                 # re-deals treat round one's reveals as unseen (a measurement)
 
 ctypedef struct ScState:
     uint64_t face_up
     uint64_t bmask[3]                    # sites whose laid tile asks for a house, church, lighthouse
+    uint64_t seen_r1                     # tiles face up when round one ended
     uint64_t occ[SC_MAX_PLAYERS]         # sites holding a building of each seat
     uint32_t hand_score[SC_MAX_PLAYERS]  # scoring-card masks
     uint32_t played_score[SC_MAX_PLAYERS]

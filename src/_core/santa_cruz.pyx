@@ -268,6 +268,7 @@ cdef void end_round(const ScParams *p, ScState *s) noexcept nogil:
             move_marker(s, q, s.birds[q][0] + 2 * s.birds[q][1] + 3 * s.birds[q][2])
         s.step = SC_OVER
         return
+    s.seen_r1 = s.face_up
     for q in range(p.num_players):
         s.set_scoring[s.set_of[q]] = s.played_score[q]
         s.sets_used |= 1 << s.set_of[q]
@@ -635,6 +636,16 @@ cdef void sc_determinize(const void *params, void *st, int player, uint64_t *rng
     cdef int k, i, n, nd, pos, q, v, c, j, x, laid
     cdef uint32_t known, options, secret = 0
     cdef int counts[SC_MAX_TILES + 1]
+    cdef uint64_t unseen = ~s.face_up, occupied = 0
+    if p.forget_round_one and s.round == 2:
+        # the measurement of round one's knowledge: free tiles revealed in
+        # round one count as unseen (coastal tiles were face up from the start)
+        for q in range(p.num_players):
+            occupied |= s.occ[q]
+        unseen |= s.seen_r1 & ~p.coast & ~occupied
+        if s.step == SC_LAND or s.step == SC_BUILD:
+            # keep the sites the move may go to, so the legal moves stay as they are
+            unseen &= ~targets(p, s, 0 if s.step == SC_LAND else s.build_kind) | ~s.face_up
     # tiles
     for k in range(3):
         pos = s.tile_pos[k]
@@ -644,7 +655,7 @@ cdef void sc_determinize(const void *params, void *st, int player, uint64_t *rng
         for x in range(p.num_sites):
             if p.site_kind[x] == k and s.site_tile[x] >= 0:
                 laid += 1
-                if not (s.face_up >> x) & 1:
+                if (unseen >> x) & 1:
                     down[nd] = <int8_t>x
                     nd += 1
                     counts[s.site_tile[x]] += 1
@@ -884,6 +895,7 @@ cdef class SantaCruzCore:
         for i, q in enumerate(rules.first_choice_order):
             p.first_order[i] = q
         p.pol_site = PLAYOUT_SITE_WEIGHT
+        p.forget_round_one = 0
 
         g = &self.gamedef
         g.name = b"santacruz"
@@ -911,6 +923,18 @@ cdef class SantaCruzCore:
 
     def __dealloc__(self):
         free(self.params)
+
+    @property
+    def forget_round_one(self) -> bool:
+        """For measuring what round one teaches: when set, re-deals
+        (``determinize``) in round two also shuffle the free inland tiles
+        revealed in round one, as if the searching seat had not seen them.
+        Off by default; the rules are unchanged either way."""
+        return bool(self.params.forget_round_one)
+
+    @forget_round_one.setter
+    def forget_round_one(self, value) -> None:
+        self.params.forget_round_one = 1 if value else 0
 
     @property
     def state_size(self) -> int:
@@ -1297,6 +1321,9 @@ cdef class KernelState:
         s.builds_left = ref.builds_left
         s.double_move = ref.double
         set_bmasks(self.p, s)
+        # the reference keeps no record of round one's reveals (only the
+        # forget_round_one measurement reads it): take today's face-up tiles
+        s.seen_r1 = s.face_up if s.round == 2 else 0
 
 
 cdef list _cards(uint32_t m):
