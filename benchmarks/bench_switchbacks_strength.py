@@ -46,10 +46,17 @@ def match_size(benchmark, default_games: int = 100) -> tuple[int, float, int, bo
 
 
 def strength(benchmark, opponent: str, game: str = "switchbacks",
-             targets: dict[str, float] = TARGETS, default_games: int = 100) -> None:
+             targets: dict[str, float] = TARGETS, default_games: int | dict[str, int] = 100,
+             quick_time: float | None = None) -> None:
     """One match of MCTS against ``opponent`` at ``game`` (2 players), its
-    win rate asserted against ``targets[opponent]`` when benchmarks run."""
+    win rate asserted against ``targets[opponent]`` when benchmarks run.
+    ``default_games`` is the match size (or one per opponent), ``quick_time``
+    the seconds per move of the quick run (CI)."""
+    if isinstance(default_games, dict):
+        default_games = default_games.get(opponent, 100)
     games, seconds, workers, quick = match_size(benchmark, default_games)
+    if quick and quick_time is not None:
+        seconds = quick_time
     ours = f"mcts:time={seconds:g}"
     theirs = opponent if opponent != "openspiel" else f"openspiel:time={seconds:g}"
 
@@ -70,7 +77,7 @@ def strength(benchmark, opponent: str, game: str = "switchbacks",
         "shared_wins": result.draws, "mean_score": round(me.mean_score, 3),
         "opponent_mean_score": round(them.mean_score, 3), "target": targets[opponent],
     })
-    print(f"\nMCTS {seconds:g} s/move vs {theirs}: {me.wins:g}/{games} = {me.win_rate:.1%} "
+    print(f"\n{game} MCTS {seconds:g} s/move vs {theirs}: {me.wins:g}/{games} = {me.win_rate:.1%} "
           f"(95% CI {lo:.1%}-{hi:.1%}; {result.draws} shared), mean score {me.mean_score:.2f} "
           f"vs {them.mean_score:.2f}; target {targets[opponent]:.0%}")
     assert me.win_rate >= targets[opponent], (

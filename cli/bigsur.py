@@ -181,14 +181,14 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_fil
         out.print("  Moves: " + "  ".join(f"{i}. {m}" for i, m in enumerate(moves[:12], 1))
                   + ("  ..." if len(moves) > 12 else ""))
 
-        def list_moves() -> None:
+        def list_moves(_: str = "") -> None:
             for i, mv in enumerate(moves, 1):
                 out.print(f"  {i:>3}. {mv}")
 
         action = ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
                           value_label="win share",
-                          commands={"auto": lambda: ai.step(state),
-                                    "table": lambda: out.print(table_text(state, 0, color)),
+                          commands={"auto": lambda _: ai.step(state),
+                                    "table": lambda _: out.print(table_text(state, 0, color)),
                                     "moves": list_moves})
         if action is None:
             out.print("Game abandoned.")

@@ -206,3 +206,33 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
             return parse(text)
         except SolversError as e:
             out.print(f"  {e}. Type 'help' for what you can type.")
+
+
+
+def analysis(game: str, position: str, state: Any, agent: Any, spec: str, seed: int,
+             top: int) -> dict[str, Any]:
+    """The agent's ranking of the moves of ``state`` as the JSON of
+    ``solve GAME analyse``: the best ``top`` moves with rank, words, action,
+    mean value and visits."""
+    rows = agent.analyse(state)
+    return {
+        "game": game, "position": position, "to_move": state.current_player(), "step": state.step,
+        "agent": spec, "seed": seed,
+        "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
+                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
+        "legal_moves": len(rows),
+    }
+
+
+def print_analysis(data: dict[str, Any], value_label: str = "win share") -> None:
+    """The table of an :func:`analysis`."""
+    from rich.table import Table
+
+    shown, total = len(data["moves"]), data["legal_moves"]
+    t = Table(title=f"Player {data['to_move']} to move ({data['step']}), {data['agent']}: "
+                    f"best {shown} of {total} moves")
+    for col in ("#", "move", value_label, "visits"):
+        t.add_column(col, justify="left" if col == "move" else "right")
+    for r in data["moves"]:
+        t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
+    out.print(t)

@@ -45,6 +45,7 @@ GAME_PACKAGES: tuple[str, ...] = (
     "solvers.games.c2c",
     "solvers.games.switchbacks",
     "solvers.games.bigsur",
+    "solvers.games.santacruz",
 )
 
 CHANCE_MODES = ("deterministic", "explicit")
