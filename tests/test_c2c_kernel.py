@@ -383,7 +383,7 @@ def test_hash_follows_the_position():
     assert len(hashes) == 30
 
 
-def test_action_observation_hides_only_other_private_setup_cards():
+def test_action_observation_hides_private_cards_and_moves_within_a_round():
     game = CoastToCoastKernel(3)
     state = game.new_initial_state(seed=4)
     for i in range(game.setup_cards()):
@@ -393,8 +393,13 @@ def test_action_observation_hides_only_other_private_setup_cards():
             private_of = i // 2 if i < 6 else None
             assert seen == (card if private_of in (None, p) else HIDDEN)
         state.apply_action(card)
-    a = state.legal_actions()[0]
-    assert [state.action_observation(a, p) for p in range(3)] == [a] * 3
+    # Seat 0 crosses off in the setup: it sees its move, the others only
+    # that its turn passed (one key for every cross-off it could make).
+    legal = state.legal_actions()
+    assert [state.action_observation(a, 0) for a in legal] == legal
+    for p in (1, 2):
+        assert len({state.action_observation(a, p) for a in legal}) == 1
+        assert state.action_observation(legal[0], p) not in legal
     solo = CoastToCoastKernel(1).new_initial_state(seed=4)
     assert solo.action_observation(solo.seeded_outcome(), 0) == solo.seeded_outcome()
 

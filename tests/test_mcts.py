@@ -380,31 +380,79 @@ def test_high_card_resample_changes_only_hidden_cards():
         type(state)()
 
 
-def _games_with_c_tables():
+def player_counts(name):
+    """The seat counts ``name`` accepts (probed: a game refuses the others)."""
     import solvers
-    yield solvers.load_game("switchbacks", players=2), 3
-    yield solvers.load_game("switchbacks", players=4), 3
-    yield solvers.load_game("c2c", players=1, challenge="Wrigley Field"), 2
-    yield solvers.load_game("c2c", players=3), 2
-    yield HighCard(players=3), 20
-    yield Pig(players=2, target=30, die=6, max_turns=40), 20
-    yield TicTacToe(), 20
+    counts = []
+    for players in range(1, 9):
+        try:
+            solvers.load_game(name, players=players)
+        except SolversError:
+            continue
+        counts.append(players)
+    return counts
 
 
-def test_public_decisions_flag_is_honest():
-    """A game that says every decision is public (so MCTS skips
-    action_observation at decisions) does show every decision to everyone."""
+def _observation_cases():
+    """Every library game at every seat count, kernel and reference, and the
+    toy games of the C tables; with the number of random games to walk."""
+    import solvers
+    for name in solvers.game_names():
+        for players in player_counts(name):
+            for reference in (False, True):
+                game = solvers.load_game(name, players=players, reference=reference)
+                if hasattr(game.new_initial_state(seed=0), "action_observation"):
+                    yield pytest.param(game, 2, id=f"{name}-{players}p{'-ref' if reference else ''}")
+    yield pytest.param(HighCard(players=3), 20, id="highcard")
+    yield pytest.param(Pig(players=2, target=30, die=6, max_turns=40), 20, id="pig")
+    yield pytest.param(TicTacToe(), 20, id="tictactoe")
+
+
+def check_observations(state, public_decisions):
+    """At one node: for each observer q and legal actions a, b, the keys
+    ``action_observation(a, q)`` and ``(b, q)`` are equal exactly when the
+    two actions leave ``information_state(q)`` equal. The seat making a
+    decision is the exception one way: it sees its own move, so it may tell
+    apart two moves that its (memoryless) information state later confuses,
+    never the other way round. With ``public_decisions`` every decision is
+    seen as itself by everyone."""
+    legal = state.legal_actions()
+    mover = state.current_player()
+    after = []
+    for a in legal:
+        child = state.clone()
+        child.apply_action(a)
+        after.append(child)
+    for q in range(state.game.num_players):
+        keys = [state.action_observation(a, q) for a in legal]
+        if public_decisions and not state.is_chance_node():
+            assert keys == legal, (q, state.history)
+        views = [child.information_state(q) for child in after]
+        for i in range(len(legal)):
+            for j in range(i):
+                same_view, same_key = views[i] == views[j], keys[i] == keys[j]
+                if same_view and not same_key and q == mover:
+                    continue
+                assert same_view == same_key, (
+                    f"seat {q}: {legal[j]} and {legal[i]} leave its information state "
+                    f"{'equal' if same_view else 'different'}, keys {keys[j]} and {keys[i]}",
+                    state.history)
+
+
+@pytest.mark.parametrize("game, games", list(_observation_cases()))
+def test_action_observation_matches_information_state(game, games):
+    """A key is what the observer learns: checked against
+    ``information_state`` at every node of random games (chance included),
+    and the ``public_decisions`` flag of the C tables against the keys."""
+    capsule = getattr(game, "_gamedef_capsule", None)
+    public = bool(capsule and cmcts.gamedef_flags(capsule())["public_decisions"])
     rng = SplitMix64(3)
-    for game, games in _games_with_c_tables():
-        assert cmcts.gamedef_flags(game._gamedef_capsule())["public_decisions"], game
-        for seed in range(games):
-            state = game.new_initial_state(seed=seed)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                if not state.is_chance_node():
-                    for a in legal:
-                        assert all(state.action_observation(a, q) == a for q in range(game.num_players))
-                state.apply_action(legal[rng.below(len(legal))])
+    for seed in range(games):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            check_observations(state, public)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
 
 
 @pytest.mark.parametrize("iterations", [1, 500, 60_000])
