@@ -143,13 +143,65 @@ def test_ismcts_never_reads_hidden_cards(backend):
     assert (pa.visits, pa.values) != (pb.visits, pb.values)
 
 
-def test_hidden_deals_share_one_node():
-    # Seat 0 searches during the deal: seat 1's cards are hidden from it, so
-    # after seat 0's first card the tree holds a single node for seat 1's deal.
-    game = HighCard(players=2, hand=2, extra=1)
-    state = play(game.new_initial_state(), [4, 0, 3, 1])   # dealt: seat 0 has 4 3
-    r = mcts_search(state, iterations=200, seed=2)
-    assert sorted(r.actions) == [3, 4]
+class PeekState:
+    """A small game where hidden and seen draws follow a decision: seat 0
+    bets 0 or 1; chance deals seat 1 a card 0..5 face down; seat 1 folds (0)
+    or calls (1); chance turns a public card 0..5 face up. A call pays the
+    higher of the seat's card and the public card against the bet."""
+
+    class game:
+        num_players = 2
+
+    def __init__(self):
+        self.history = []
+
+    def clone(self):
+        other = PeekState()
+        other.history = list(self.history)
+        return other
+
+    def current_player(self):
+        return (0, -1, 1, -1, -4)[len(self.history)]
+
+    def is_chance_node(self):
+        return self.current_player() == -1
+
+    def is_terminal(self):
+        return len(self.history) == 4
+
+    def legal_actions(self):
+        return list(range(6)) if self.is_chance_node() else [0, 1]
+
+    def chance_outcomes(self):
+        return [(c, 1 / 6) for c in range(6)]
+
+    def apply_action(self, action):
+        assert action in self.legal_actions()
+        self.history.append(action)
+
+    def action_observation(self, action, player):
+        return -2 if len(self.history) == 1 and player == 0 else action
+
+    def returns(self):
+        bet, card, call, public = self.history
+        gain = (max(card, public) / 5 - 0.5 - bet / 4) if call else 0.0
+        return [-gain, gain]
+
+
+def test_a_hidden_draw_is_one_node_a_seen_draw_one_per_card():
+    # Seat 0 searches: under each of its bets the face-down deal to seat 1
+    # has one child (what seat 0 sees), however many cards were drawn there;
+    # the face-up card below has one child per card.
+    search = MCTS(PeekState(), seed=3)
+    search.run(iterations=3000)
+    assert sorted(search.root.children) == [0, 1]
+    for bet in search.root.children.values():
+        assert list(bet.children) == [-2] and bet.visits > 100
+        hidden = bet.children[-2]
+        assert sorted(hidden.children) == [0, 1]          # seat 1's fold and call, seen
+        for reply in hidden.children.values():
+            if reply.visits >= 30:
+                assert sorted(reply.children) == list(range(6))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
