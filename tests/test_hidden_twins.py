@@ -24,24 +24,33 @@ def search_rows(state, determinize=True, iterations=1500):
     return list(zip(r.actions, r.visits, [round(v, 12) for v in r.values]))
 
 
-def assert_twins(a, b, mover):
-    assert a.current_player() == b.current_player() == mover
+def assert_twins(a, b):
+    """The twins look the same to the seat to move."""
+    mover = a.current_player()
+    assert b.current_player() == mover
     assert a.information_state(mover) == b.information_state(mover)
     assert a.legal_actions() == b.legal_actions()
 
 
 # --- Switchbacks ---------------------------------------------------------------
 
-def switchbacks_at(players, tiles_left, seed):
-    """A kernel game played at random until at most ``tiles_left`` tiles
-    (hands and stack) remain, at a decision with a tile still on the stack."""
-    state = solvers.load_game("switchbacks", players=players).new_initial_state(seed=seed)
+def played_until(name, players, seed, stop):
+    """A kernel game of ``name`` played at random (chance as seeded) until
+    ``stop(state)`` holds at a decision."""
+    state = solvers.load_game(name, players=players).new_initial_state(seed=seed)
     rng = SplitMix64(seed)
-    while (state.is_chance_node()
-           or sum(len(h) for h in state.hands) + len(state.stack()) > tiles_left):
+    while state.is_chance_node() or not stop(state):
         legal = state.legal_actions()
         state.apply_action(state.seeded_outcome() if state.is_chance_node()
                            else legal[rng.below(len(legal))])
+    return state
+
+
+def switchbacks_at(players, tiles_left, seed):
+    """A game played until at most ``tiles_left`` tiles (hands and stack)
+    remain, at a decision with a tile still on the stack."""
+    state = played_until("switchbacks", players, seed,
+                         lambda s: sum(len(h) for h in s.hands) + len(s.stack()) <= tiles_left)
     assert state.stack(), "no tile left to draw: the twins would not differ"
     return state
 
@@ -62,8 +71,7 @@ def set_aside_twin(state):
 def test_switchbacks_mcts_ignores_other_set_aside_tiles(players, tiles_left, seed):
     state = switchbacks_at(players, tiles_left, seed)
     twin = set_aside_twin(state)
-    mover = state.current_player()
-    assert_twins(state, twin, mover)
+    assert_twins(state, twin)
     assert state.set_aside != twin.set_aside
     assert search_rows(state) == search_rows(twin)
     # Control: searched as they really are, the twins differ.
@@ -85,13 +93,9 @@ def hand_twin(state):
 
 
 def switchbacks_late(players, tiles_left, seed):
-    state = solvers.load_game("switchbacks", players=players).new_initial_state(seed=seed)
-    rng = SplitMix64(seed)
-    while state.is_chance_node() or sum(len(h) for h in state.hands) > tiles_left:
-        legal = state.legal_actions()
-        state.apply_action(state.seeded_outcome() if state.is_chance_node()
-                           else legal[rng.below(len(legal))])
-    return state
+    """A game played until the hands hold at most ``tiles_left`` tiles."""
+    return played_until("switchbacks", players, seed,
+                        lambda s: sum(len(h) for h in s.hands) <= tiles_left)
 
 
 @pytest.mark.parametrize("players, tiles_left, seed", [(3, 5, 6), (3, 5, 8), (4, 6, 15)])
@@ -100,8 +104,7 @@ def test_switchbacks_endgame_hand_over_ignores_what_others_hold(players, tiles_l
     # (over re-deals of what the player to move cannot see).
     state = switchbacks_late(players, tiles_left, seed)
     twin = hand_twin(state)
-    mover = state.current_player()
-    assert_twins(state, twin, mover)
+    assert_twins(state, twin)
     assert state.set_aside != twin.set_aside and state.hands != twin.hands
     rows = []
     for s in (state, twin):
@@ -130,13 +133,7 @@ def c2c_replayed(players, history, seed):
 def c2c_at(players, rounds, seed):
     """A game played at random into round ``rounds``, its cards dealt, the
     seat to move at its cross-off."""
-    state = solvers.load_game("c2c", players=players).new_initial_state(seed=seed)
-    rng = SplitMix64(seed)
-    while state.round < rounds or state.is_chance_node():
-        legal = state.legal_actions()
-        state.apply_action(state.seeded_outcome() if state.is_chance_node()
-                           else legal[rng.below(len(legal))])
-    return state
+    return played_until("c2c", players, seed, lambda s: s.round >= rounds)
 
 
 @pytest.mark.parametrize("players, seed", [(3, 1), (4, 2)])
@@ -149,7 +146,8 @@ def test_c2c_setup_search_ignores_other_private_cards_and_the_deck_order(players
     twin_history = list(history)
     twin_history[2] = undealt[0]
     twin = c2c_replayed(players, twin_history, seed + 100)
-    assert_twins(state, twin, 0)
+    assert state.current_player() == 0
+    assert_twins(state, twin)
     assert state.visible_cards(1) != twin.visible_cards(1)
     assert search_rows(state) == search_rows(twin)
     assert search_rows(state, determinize=False) != search_rows(twin, determinize=False)
@@ -159,8 +157,7 @@ def test_c2c_setup_search_ignores_other_private_cards_and_the_deck_order(players
 def test_c2c_search_ignores_the_order_of_the_undealt_deck(players, rounds, seed):
     state = c2c_at(players, rounds, seed)
     twin = c2c_replayed(players, state.history, seed + 100)
-    mover = state.current_player()
-    assert_twins(state, twin, mover)
+    assert_twins(state, twin)
     assert state.order[state.pos:] != twin.order[twin.pos:]
     assert search_rows(state) == search_rows(twin)
     assert search_rows(state, determinize=False) != search_rows(twin, determinize=False)
