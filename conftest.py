@@ -1,10 +1,36 @@
-"""Fixtures shared by tests/ and benchmarks/."""
+"""Fixtures shared by tests/ and benchmarks/, and the collection rules of
+the package's doctests.
+
+The package's ``>>>`` examples run as doctests (``--doctest-modules`` in
+pyproject.toml). A module that needs an optional extra is left out when the
+extra is absent, and the report header says so.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 import pytest
+
+# module path (from the repository root) -> the import it needs
+_OPTIONAL = {"src/solvers/interop/openspiel.py": "pyspiel"}
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+collect_ignore = [path for path, need in _OPTIONAL.items() if not _installed(need)]
+
+
+def pytest_report_header(config):
+    if collect_ignore:
+        return [f"doctests skipped, optional extra absent: {', '.join(collect_ignore)}"]
+    return []
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ import jsonschema
 import pytest
 
 import solvers
+import solvers.rng
 from solvers.agents import agent_names, load_agent
 from solvers.engine import Session, load_schema, serve
 from solvers.engine.positions import seat_view_state
@@ -255,25 +256,56 @@ def test_c2c_go_does_not_see_this_rounds_earlier_moves(in_setup):
     assert gos[0] == gos[1]
 
 
-@pytest.mark.parametrize("game, players, seed", [("c2c", 3, 5), ("switchbacks", 3, 2)])
-def test_the_search_root_keeps_everything_the_seat_knows(game, players, seed):
-    # At every decision of a game, the state a go searches from gives the seat
-    # to move the same view and the same legal moves as the real one.
+def _engine_twins(game, players, seed, decisions):
+    """Two engine sessions of one game played ``decisions`` decisions in,
+    differing only in what the seat to move cannot see: for Switchbacks
+    another seat's set-aside tile (swapped with the top of the stack), for
+    Coast to Coast the order of the undealt deck (another seed, the same
+    moves)."""
     session = Session()
     ok(session, {"cmd": "new", "game": game, "players": players, "seed": seed})
-    decisions = 0
-    while (status := ok(session, {"cmd": "legal"}))["phase"] != "over":
+    rng = solvers.rng.SplitMix64(seed)
+    done = 0
+    while (done < decisions or session.state.is_chance_node()
+           or len(session.state.legal_actions()) < 3):
+        status = ok(session, {"cmd": "legal"})
         if status["phase"] == "chance":
             ok(session, {"cmd": "deal"})
             continue
-        seat = status["to_move"]
-        root = seat_view_state(game, session.state, seat)
-        assert root.information_state(seat) == session.state.information_state(seat)
-        assert root.legal_actions() == session.state.legal_actions()
-        decisions += 1
-        go = ok(session, {"cmd": "go", "iterations": 20, "seat": seat})
-        ok(session, {"cmd": "apply", "move": go["move"]})
-    assert decisions > 30
+        moves = status["moves"]
+        ok(session, {"cmd": "apply", "move": moves[rng.below(len(moves))]["move"]})
+        done += 1
+    saved = ok(session, {"cmd": "position"})
+    position = copy.deepcopy(saved["native"] if game == "switchbacks" else saved["position"])
+    if game == "switchbacks":
+        mover = session.state.current_player()
+        other = (mover + 1) % players
+        kept, drawn = position["set_aside"][other][0], position["stack"][0]
+        position["set_aside"][other][0], position["stack"][0] = drawn, kept
+    else:
+        position["seed"] = seed + 100
+    twin = Session()
+    ok(twin, {"cmd": "position", "position": position})
+    return session, twin
+
+
+@pytest.mark.parametrize("game, players, seed, decisions",
+                         [("switchbacks", 3, 2, 20), ("c2c", 3, 5, 30), ("c2c", 4, 6, 12)])
+def test_go_is_the_same_for_twins_that_differ_in_what_the_seat_cannot_see(game, players, seed,
+                                                                         decisions):
+    from solvers.search import mcts_search
+
+    twins = _engine_twins(game, players, seed, decisions)
+    seat = twins[0].state.current_player()
+    assert twins[1].state.current_player() == seat
+    views = [ok(t, {"cmd": "state", "seat": seat})["view"] for t in twins]
+    assert views[0] == views[1]
+    gos = [ok(t, {"cmd": "go", "iterations": 800, "options": {"seed": 4}})["ranked"] for t in twins]
+    assert gos[0] == gos[1]
+    # Control: the twins really differ; searched as they are, without
+    # re-dealing what the seat cannot see, they give different answers.
+    real = [mcts_search(t.state, iterations=800, seed=4, determinize=False) for t in twins]
+    assert (real[0].actions, real[0].visits) != (real[1].actions, real[1].visits)
 
 
 def test_state_shows_a_seat_its_own_view_and_moves_only_on_its_turn():

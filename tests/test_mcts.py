@@ -143,13 +143,65 @@ def test_ismcts_never_reads_hidden_cards(backend):
     assert (pa.visits, pa.values) != (pb.visits, pb.values)
 
 
-def test_hidden_deals_share_one_node():
-    # Seat 0 searches during the deal: seat 1's cards are hidden from it, so
-    # after seat 0's first card the tree holds a single node for seat 1's deal.
-    game = HighCard(players=2, hand=2, extra=1)
-    state = play(game.new_initial_state(), [4, 0, 3, 1])   # dealt: seat 0 has 4 3
-    r = mcts_search(state, iterations=200, seed=2)
-    assert sorted(r.actions) == [3, 4]
+class PeekState:
+    """A small game where hidden and seen draws follow a decision: seat 0
+    bets 0 or 1; chance deals seat 1 a card 0..5 face down; seat 1 folds (0)
+    or calls (1); chance turns a public card 0..5 face up. A call pays the
+    higher of the seat's card and the public card against the bet."""
+
+    class game:
+        num_players = 2
+
+    def __init__(self):
+        self.history = []
+
+    def clone(self):
+        other = PeekState()
+        other.history = list(self.history)
+        return other
+
+    def current_player(self):
+        return (0, -1, 1, -1, -4)[len(self.history)]
+
+    def is_chance_node(self):
+        return self.current_player() == -1
+
+    def is_terminal(self):
+        return len(self.history) == 4
+
+    def legal_actions(self):
+        return list(range(6)) if self.is_chance_node() else [0, 1]
+
+    def chance_outcomes(self):
+        return [(c, 1 / 6) for c in range(6)]
+
+    def apply_action(self, action):
+        assert action in self.legal_actions()
+        self.history.append(action)
+
+    def action_observation(self, action, player):
+        return -2 if len(self.history) == 1 and player == 0 else action
+
+    def returns(self):
+        bet, card, call, public = self.history
+        gain = (max(card, public) / 5 - 0.5 - bet / 4) if call else 0.0
+        return [-gain, gain]
+
+
+def test_a_hidden_draw_is_one_node_a_seen_draw_one_per_card():
+    # Seat 0 searches: under each of its bets the face-down deal to seat 1
+    # has one child (what seat 0 sees), however many cards were drawn there;
+    # the face-up card below has one child per card.
+    search = MCTS(PeekState(), seed=3)
+    search.run(iterations=3000)
+    assert sorted(search.root.children) == [0, 1]
+    for bet in search.root.children.values():
+        assert list(bet.children) == [-2] and bet.visits > 100
+        hidden = bet.children[-2]
+        assert sorted(hidden.children) == [0, 1]          # seat 1's fold and call, seen
+        for reply in hidden.children.values():
+            if reply.visits >= 30:
+                assert sorted(reply.children) == list(range(6))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -380,31 +432,79 @@ def test_high_card_resample_changes_only_hidden_cards():
         type(state)()
 
 
-def _games_with_c_tables():
+def player_counts(name):
+    """The seat counts ``name`` accepts (probed: a game refuses the others)."""
     import solvers
-    yield solvers.load_game("switchbacks", players=2), 3
-    yield solvers.load_game("switchbacks", players=4), 3
-    yield solvers.load_game("c2c", players=1, challenge="Wrigley Field"), 2
-    yield solvers.load_game("c2c", players=3), 2
-    yield HighCard(players=3), 20
-    yield Pig(players=2, target=30, die=6, max_turns=40), 20
-    yield TicTacToe(), 20
+    counts = []
+    for players in range(1, 9):
+        try:
+            solvers.load_game(name, players=players)
+        except SolversError:
+            continue
+        counts.append(players)
+    return counts
 
 
-def test_public_decisions_flag_is_honest():
-    """A game that says every decision is public (so MCTS skips
-    action_observation at decisions) does show every decision to everyone."""
+def _observation_cases():
+    """Every library game at every seat count, kernel and reference, and the
+    toy games of the C tables; with the number of random games to walk."""
+    import solvers
+    for name in solvers.game_names():
+        for players in player_counts(name):
+            for reference in (False, True):
+                game = solvers.load_game(name, players=players, reference=reference)
+                if hasattr(game.new_initial_state(seed=0), "action_observation"):
+                    yield pytest.param(game, 2, id=f"{name}-{players}p{'-ref' if reference else ''}")
+    yield pytest.param(HighCard(players=3), 20, id="highcard")
+    yield pytest.param(Pig(players=2, target=30, die=6, max_turns=40), 20, id="pig")
+    yield pytest.param(TicTacToe(), 20, id="tictactoe")
+
+
+def check_observations(state, public_decisions):
+    """At one node: for each observer q and legal actions a, b, the keys
+    ``action_observation(a, q)`` and ``(b, q)`` are equal exactly when the
+    two actions leave ``information_state(q)`` equal. The seat making a
+    decision is the exception one way: it sees its own move, so it may tell
+    apart two moves that its (memoryless) information state later confuses,
+    never the other way round. With ``public_decisions`` every decision is
+    seen as itself by everyone."""
+    legal = state.legal_actions()
+    mover = state.current_player()
+    after = []
+    for a in legal:
+        child = state.clone()
+        child.apply_action(a)
+        after.append(child)
+    for q in range(state.game.num_players):
+        keys = [state.action_observation(a, q) for a in legal]
+        if public_decisions and not state.is_chance_node():
+            assert keys == legal, (q, state.history)
+        views = [child.information_state(q) for child in after]
+        for i in range(len(legal)):
+            for j in range(i):
+                same_view, same_key = views[i] == views[j], keys[i] == keys[j]
+                if same_view and not same_key and q == mover:
+                    continue
+                assert same_view == same_key, (
+                    f"seat {q}: {legal[j]} and {legal[i]} leave its information state "
+                    f"{'equal' if same_view else 'different'}, keys {keys[j]} and {keys[i]}",
+                    state.history)
+
+
+@pytest.mark.parametrize("game, games", list(_observation_cases()))
+def test_action_observation_matches_information_state(game, games):
+    """A key is what the observer learns: checked against
+    ``information_state`` at every node of random games (chance included),
+    and the ``public_decisions`` flag of the C tables against the keys."""
+    capsule = getattr(game, "_gamedef_capsule", None)
+    public = bool(capsule and cmcts.gamedef_flags(capsule())["public_decisions"])
     rng = SplitMix64(3)
-    for game, games in _games_with_c_tables():
-        assert cmcts.gamedef_flags(game._gamedef_capsule())["public_decisions"], game
-        for seed in range(games):
-            state = game.new_initial_state(seed=seed)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                if not state.is_chance_node():
-                    for a in legal:
-                        assert all(state.action_observation(a, q) == a for q in range(game.num_players))
-                state.apply_action(legal[rng.below(len(legal))])
+    for seed in range(games):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            check_observations(state, public)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
 
 
 @pytest.mark.parametrize("iterations", [1, 500, 60_000])

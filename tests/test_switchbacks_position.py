@@ -274,3 +274,17 @@ def test_position_for_three_players_checks_counts():
     pos["players"] = 4
     with pytest.raises(SolversError, match="one entry per player"):
         load_position(pos)
+
+
+def test_the_documented_example_position_loads():
+    """The JSON example at the top of the position module is a position the
+    loader accepts, with the map, hands and hikers it shows."""
+    import solvers.games.switchbacks.position as module
+    doc = module.__doc__
+    text = doc[doc.index("\n    {") + 1: doc.index("\n    }") + 6]
+    raw = json.loads(text)
+    state = load_position(raw, reference=True)
+    out = state_to_position(state)
+    assert out["map"] == raw["map"] and out["hands"] == raw["hands"]
+    assert out["set_aside"] == raw["set_aside"] and out["unplaced"] == raw["unplaced"]
+    assert state.current_player() == raw["to_move"]

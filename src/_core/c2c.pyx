@@ -479,13 +479,57 @@ cdef void c2c_determinize(const void *params, void *st, int player,
 
 cdef int c2c_action_observation(const void *params, const void *st, int action,
                                 int player) noexcept nogil:
-    """Another seat's private setup card is dealt face down; all else is seen."""
+    """What ``player`` learns from ``action``: two actions get the same key
+    exactly when they leave ``player``'s information state the same.
+
+    * A deal: another seat's private setup card is dealt face down
+      (``GAME_HIDDEN``); every other card is seen.
+    * The seat to move sees its own move.
+    * Another seat's move is hidden until the round ends (a round is
+      simultaneous on paper); the others only see whether that seat's turn
+      goes on (``GAME_HIDDEN``) or passes (key :func:`turn_passed_key`). The
+      move that ends the round shows its sheet: the location crossed off or
+      circled and whether the circle is an exact match, not which card made
+      it (key :func:`sheet_key`).
+    """
     cdef const C2CParams *P = <const C2CParams *> params
     cdef const C2CState *s = <const C2CState *> st
-    if (s.round == 0 and P.num_players > 1 and s.ndealt < cards_needed(P, s)
-            and s.ndealt < 2 * P.num_players and s.ndealt // 2 != player):
-        return GAME_HIDDEN
-    return action
+    cdef C2CState after
+    if s.ndealt < cards_needed(P, s):
+        if (s.round == 0 and P.num_players > 1 and s.ndealt < 2 * P.num_players
+                and s.ndealt // 2 != player):
+            return GAME_HIDDEN
+        return action
+    if s.player == player:
+        return action
+    memcpy(&after, s, sizeof(C2CState))
+    c2c_apply_action(P, &after, action)
+    if after.round != s.round:
+        return sheet_key(P, s.step, action)
+    if after.player != s.player:
+        return turn_passed_key(P, s.step)
+    return GAME_HIDDEN
+
+
+cdef inline int turn_passed_key(const C2CParams *P, int step) noexcept nogil:
+    """The key for "that seat's turn passed": an action id of the other step
+    (a circle at a cross-off, a cross-off at a circle), so it never equals a
+    key :func:`sheet_key` gives at the same step."""
+    return P.n if step == C2C_CROSS else 0
+
+
+cdef inline int sheet_key(const C2CParams *P, int step, int action) noexcept nogil:
+    """The key of a round-ending move as the sheet shows it: a cross-off is
+    itself; a circle is the exact match itself, any other card one fixed
+    non-matching card on the same location."""
+    cdef int card, loc
+    if step == C2C_CROSS:
+        return action
+    card = (action - P.n) // P.n
+    loc = (action - P.n) % P.n
+    if card == loc:
+        return action
+    return P.n + (1 if loc == 0 else 0) * P.n + loc
 
 
 cdef int c2c_rollout_action(const void *params, const void *st,
@@ -692,7 +736,9 @@ cdef class GameCore:
         g.rollout_action = c2c_rollout_action
         g.determinize = c2c_determinize
         g.action_observation = c2c_action_observation
-        g.public_decisions = 1         # only setup cards are hidden, and they are chance
+        # Solo, every move is seen; with several players the others' moves
+        # of a round are hidden until it ends (c2c_action_observation).
+        g.public_decisions = 1 if players == 1 else 0
         g.hash = c2c_hash
 
     @property
@@ -1320,8 +1366,11 @@ cdef class CoastKernelState:
 
     # ----- for search modules ------------------------------------------------
     def action_observation(self, action: int, player: int) -> int:
-        """``action`` as ``player`` sees it: itself, or -2 (GAME_HIDDEN) when
-        it deals another seat's private setup card."""
+        """``action`` as ``player`` sees it (:func:`c2c_action_observation`):
+        two actions give the same key exactly when they leave ``player``'s
+        :meth:`information_state` the same. -2 (GAME_HIDDEN) is a card dealt
+        face down to another seat, or another seat's move within a round
+        after which that seat is still to move."""
         return c2c_action_observation(self.P, &self.s, action, player)
 
     def resample(self, player: int, rng):

@@ -10,7 +10,7 @@ walked with small integer actions::
     >>> while state.is_chance_node():          # deal the setup cards
     ...     state.apply_action(state.seeded_outcome())
     >>> [state.action_to_string(a) for a in state.legal_actions()][:2]
-    ['cross Mall of America', 'cross Niagara Falls']
+    ['cross Freedom Trail', 'cross Phipps Conservatory and Botanical Gardens']
 
 Contract (every game, reference or kernel):
 

@@ -51,6 +51,7 @@ from .data import CoastMap, load_map
 ROUNDS = 5
 CARDS_PER_ROUND = 4
 MAX_PLAYERS = 4
+HIDDEN = -2  # action_observation of a move the observer does not see (GAME_HIDDEN in C)
 
 
 @dataclass
@@ -370,6 +371,47 @@ class CoastState(State):
             "sheet": sheet_view(self.sheets[player]),
             "others": others,
         }
+
+    def action_observation(self, action: int, player: int) -> int:
+        """``action`` as ``player`` sees it, for information-set search: two
+        legal actions give the same key exactly when they leave ``player``'s
+        :meth:`information_state` the same.
+
+        A private setup card dealt to another seat is :data:`HIDDEN`; every
+        other card is seen. The seat to move sees its own move. Another
+        seat's move stays hidden until the round ends: ``player`` only learns
+        whether that seat goes on (:data:`HIDDEN`) or its turn passes (the
+        id of a move of the other step: a circle ``n`` after a cross-off, a
+        cross-off ``0`` after a circle). The move that ends the round shows
+        on the sheet: the location and whether the circle is an exact match,
+        not the card (any other card reads as one fixed non-matching card).
+
+        >>> game = CoastToCoast(players=2)
+        >>> state = game.new_initial_state(seed=1)
+        >>> state.action_observation(state.legal_actions()[0], 1)  # seat 0's card
+        -2
+        """
+        n = self.map.n
+        if self.is_chance_node():
+            private = 2 * self.game.num_players
+            seat = len(self.dealt) // 2
+            if self.round == 0 and self.game.num_players > 1 and len(self.dealt) < private \
+                    and seat != player:
+                return HIDDEN
+            return action
+        if self.player == player:
+            return action
+        after = self.clone()
+        after.apply_action(action)
+        if after.round != self.round:
+            if self.step == "cross":
+                return action
+            card, loc = divmod(action - n, n)
+            shown = loc if card == loc else (1 if loc == 0 else 0)
+            return n + shown * n + loc
+        if after.player != self.player:
+            return n if self.step == "cross" else 0
+        return HIDDEN
 
     def plan(self, player: int = 0) -> dict[str, Any]:
         """The player's sheet as the JSON plan of the command line."""
