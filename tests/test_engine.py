@@ -117,7 +117,8 @@ def test_hello_lists_every_game_and_agent():
 def test_hello_without_openspiel_lists_the_other_agents(tmp_path):
     # A machine without the optional extra, in a subprocess: ``import
     # pyspiel`` fails there as it does when open_spiel is not installed.
-    (tmp_path / "pyspiel.py").write_text("raise ImportError('no module named pyspiel (simulated)')\n")
+    (tmp_path / "pyspiel.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'pyspiel' (simulated)\")\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(tmp_path)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
     proc = subprocess.run(ENGINE_CMD, input='{"id":1,"cmd":"hello"}\n{"id":2,"cmd":"quit"}\n',
