@@ -13,7 +13,9 @@
 # Needs gcc (its libasan) and the package's test dependencies.
 # Environment: SANITIZE_DIR (default build/sanitize), PYTHON (default
 # python), SANITIZE_STRESS (arguments of the stress; "skip" skips it),
-# SANITIZE_JOBS (parallel compiles, default 2).
+# SANITIZE_JOBS (parallel compiles, default 2), SANITIZE_KEEP_BUILD=1 (reuse
+# the kernels of the last run: for re-running tests while the kernels'
+# sources are unchanged).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${SANITIZE_DIR:-$ROOT/build/sanitize}
@@ -33,14 +35,20 @@ fi
 
 # 1. A copy of the sources, built into $OUT/lib as the package would be
 #    installed (python files, data and kernels).
-rm -rf "$OUT"
-mkdir -p "$OUT/tree" "$OUT/reports"
-(cd "$ROOT" && tar --exclude='*.so' --exclude='src/_core/*.c' --exclude='__pycache__' \
-    -cf - setup.py pyproject.toml README.md src cli) | tar -C "$OUT/tree" -xf -
-echo "sanitize: building the kernels into $OUT/lib ($FLAGS)"
-(cd "$OUT/tree" && SOLVERS_CFLAGS="$CFLAGS_SANITIZE" LDFLAGS="$FLAGS" \
-    "$PYTHON" setup.py -q build -j "$JOBS" --build-base "$OUT/build" --build-lib "$OUT/lib") \
-    > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo "sanitize: the build failed" >&2; exit 2; }
+if [ "${SANITIZE_KEEP_BUILD:-}" = 1 ] && [ -d "$OUT/lib/solvers/_core" ]; then
+    echo "sanitize: reusing the kernels in $OUT/lib"
+    rm -rf "$OUT/reports"
+    mkdir -p "$OUT/reports"
+else
+    rm -rf "$OUT"
+    mkdir -p "$OUT/tree" "$OUT/reports"
+    (cd "$ROOT" && tar --exclude='*.so' --exclude='src/_core/*.c' --exclude='__pycache__' \
+        -cf - setup.py pyproject.toml README.md src cli) | tar -C "$OUT/tree" -xf -
+    echo "sanitize: building the kernels into $OUT/lib ($FLAGS)"
+    (cd "$OUT/tree" && SOLVERS_CFLAGS="$CFLAGS_SANITIZE" LDFLAGS="$FLAGS" \
+        "$PYTHON" setup.py -q build -j "$JOBS" --build-base "$OUT/build" --build-lib "$OUT/lib") \
+        > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo "sanitize: the build failed" >&2; exit 2; }
+fi
 built=$(find "$OUT/lib/solvers/_core" -name '*.so' | wc -l)
 sources=$(find "$ROOT/src/_core" -name '*.pyx' | wc -l)
 if [ "$built" -ne "$sources" ]; then
