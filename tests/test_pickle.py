@@ -1,8 +1,9 @@
 """Every game's states survive pickling mid-game (issue 16): states cross
 process boundaries (worker processes, Ray, web sessions).
 
-Generic over ``solvers.game_names()``, every player count a game accepts,
-the kernel and the reference, and the toy games: a state pickled at several
+Generic over every registered game (``solvers.registry.games()``), every
+player count its record allows, the kernel and the reference, and the toy
+games: a state pickled at several
 points of a seeded game comes back as the same position (same player,
 legal actions, chance outcomes, seeded deal and every seat's information
 state), and both copies then play the rest of the game identically under
@@ -18,20 +19,14 @@ import pytest
 
 import solvers
 from solvers._core.toygames import HighCard, Pig, TicTacToe
-from solvers.errors import SolversError
+from solvers.registry import games
 
 
-def setups() -> list[tuple[str, int | None, bool]]:
+def setups() -> list[tuple[str, int, bool]]:
     """(game, players, reference) for every game and player count."""
-    out = []
-    for name in solvers.game_names():
-        for players in range(1, 9):
-            try:
-                solvers.load_game(name, players)
-            except SolversError:
-                continue
-            out += [(name, players, False), (name, players, True)]
-    return out
+    return [(info.name, players, reference) for info in games()
+            for players in range(info.min_players, info.max_players + 1)
+            for reference in (False, True)]
 
 
 TOYS = {"tictactoe": TicTacToe, "pig": lambda: Pig(players=3, target=9, die=3, max_turns=4),

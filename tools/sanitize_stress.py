@@ -1,7 +1,7 @@
 """A short stress of every kernel, for the sanitizer build (tools/sanitize.sh).
 
 It drives the C code along every path the public API reaches, for every
-game of ``solvers.game_names()`` at every player count it accepts and for
+registered game (``solvers.registry.games()``) at every player count and for
 the toy games of ``solvers._core.toygames``:
 
 * random games from seeded deals, with clones, re-deals (``resample``),
@@ -37,6 +37,7 @@ from solvers._core import endgame as cendgame
 from solvers._core import mcts as cmcts
 from solvers._core.toygames import HighCard, Pig, TicTacToe
 from solvers.errors import IllegalActionError, SolversError
+from solvers.registry import games
 from solvers.rng import SplitMix64
 
 BAD_ACTIONS: list[Any] = [-1, -2, -(2**31), 2**31, 2**63, 2**64 + 3, 10**30, 1.0, "1", None, True]
@@ -44,13 +45,9 @@ BAD_ACTIONS: list[Any] = [-1, -2, -(2**31), 2**31, 2**63, 2**64 + 3, 10**30, 1.0
 
 def setups() -> Iterator[tuple[str, Any]]:
     """(label, kernel game) for every game and player count, then the toys."""
-    for name in solvers.game_names():
-        for players in range(1, 9):
-            try:
-                game = solvers.load_game(name, players)
-            except SolversError:
-                continue
-            yield f"{name}/{players}", game
+    for info in games():
+        for players in range(info.min_players, info.max_players + 1):
+            yield f"{info.name}/{players}", solvers.load_game(info.name, players)
     yield "tictactoe", TicTacToe()
     for players in (1, 2, 4):
         yield f"pig/{players}", Pig(players=players, target=12, die=4, max_turns=4)
