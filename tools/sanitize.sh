@@ -5,7 +5,7 @@
 # in-place kernels are not touched.
 #
 #   tools/sanitize.sh                 # the suite and the stress
-#   tools/sanitize.sh tests/test_mcts.py -k stop   # other pytest arguments
+#   tools/sanitize.sh tests/test_mcts.py -k stop   # other pytest arguments (and the stress)
 #
 # Sanitizer reports go to files in $SANITIZE_DIR/reports (pytest would hide
 # the output of passing tests); the script fails (exit 1) when a test fails
@@ -75,7 +75,7 @@ echo "sanitize: the test suite"
     > "$OUT/pytest.log" 2>&1 || status=$?
 tail -3 "$OUT/pytest.log"
 echo "sanitize: tests took $((SECONDS - t0)) s"
-if [ "${SANITIZE_STRESS:-}" != "skip" ] && [ "$#" -eq 0 ]; then
+if [ "${SANITIZE_STRESS:-}" != "skip" ]; then
     t0=$SECONDS
     echo "sanitize: the stress"
     # shellcheck disable=SC2086

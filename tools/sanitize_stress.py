@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import pickle
 import random
 import threading
@@ -141,7 +142,7 @@ def stress_mcts(game, state, rng: random.Random, iterations: int, stats: dict[st
     stopper.start()
     result = search.run(time=5.0)
     stopper.join()
-    assert result["action"] in legal
+    assert result["action"] is None or result["action"] in legal   # (None: stopped before a visit)
     stats["mcts_stopped"] += 1
     # Nobody but the search holds the game and the state.
     fresh, copy = pickle.loads(pickle.dumps((game, state)))
@@ -219,12 +220,18 @@ def stress_beam(rng: random.Random, plans: int, stats: dict[str, int]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=16)
-    ap.add_argument("--games", type=int, default=3, help="random games per setup")
-    ap.add_argument("--searches", type=int, default=2, help="positions searched per setup")
-    ap.add_argument("--iterations", type=int, default=300, help="MCTS iterations per search")
-    ap.add_argument("--proofs", type=int, default=3, help="endgame proofs per setup")
-    ap.add_argument("--beams", type=int, default=12, help="Coast to Coast beam plans")
+    ap.add_argument("--games", type=int, default=12, help="random games per setup")
+    ap.add_argument("--searches", type=int, default=4, help="positions searched per setup")
+    ap.add_argument("--iterations", type=int, default=1000, help="MCTS iterations per search")
+    ap.add_argument("--proofs", type=int, default=10, help="endgame proofs per setup")
+    ap.add_argument("--beams", type=int, default=40, help="Coast to Coast beam plans")
     args = ap.parse_args(argv)
+    if os.environ.get("SOLVERS_SANITIZED_LIB"):       # under tools/sanitize.sh
+        from sanitized_kernels import kernels_outside
+
+        wrong = kernels_outside(os.environ["SOLVERS_SANITIZED_LIB"])
+        if wrong:
+            raise SystemExit("not the sanitized kernels: " + "; ".join(wrong))
     rng = random.Random(args.seed)
     stats: dict[str, int] = {k: 0 for k in (
         "games", "actions", "illegal", "resamples", "mcts_searches", "mcts_iterations",
