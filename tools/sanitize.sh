@@ -17,6 +17,9 @@
 # the kernels of the last run: for re-running tests while the kernels'
 # sources are unchanged).
 set -euo pipefail
+# (The body is one block: bash reads it whole, so a checkout that changes
+# this file during a run cannot change the running script.)
+{
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${SANITIZE_DIR:-$ROOT/build/sanitize}
 PYTHON=${PYTHON:-python}
@@ -99,3 +102,5 @@ if [ "$status" -ne 0 ]; then
     exit 1
 fi
 echo "sanitize: clean, $((SECONDS - start)) s in all"
+exit 0
+}
