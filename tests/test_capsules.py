@@ -22,6 +22,7 @@ import pytest
 import solvers
 from solvers._core import endgame as cendgame
 from solvers._core import mcts as cmcts
+from solvers._core.connect_four import ConnectFour
 from solvers._core.toygames import HighCard, Pig, TicTacToe
 from solvers.errors import SolversError
 
@@ -31,6 +32,7 @@ GAMES: dict[str, Callable[[], Any]] = {
     "tictactoe": TicTacToe,
     "pig": lambda: Pig(players=2, target=8, die=3, max_turns=3),
     "highcard": lambda: HighCard(players=3),
+    "connect_four": ConnectFour,
 }
 
 

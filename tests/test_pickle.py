@@ -18,6 +18,7 @@ import random
 import pytest
 
 import solvers
+from solvers._core.connect_four import ConnectFour
 from solvers._core.toygames import HighCard, Pig, TicTacToe
 from solvers.registry import games
 
@@ -30,7 +31,7 @@ def setups() -> list[tuple[str, int, bool]]:
 
 
 TOYS = {"tictactoe": TicTacToe, "pig": lambda: Pig(players=3, target=9, die=3, max_turns=4),
-        "highcard": lambda: HighCard(players=3, hand=2)}
+        "highcard": lambda: HighCard(players=3, hand=2), "connect_four": ConnectFour}
 
 
 def snapshot(state) -> dict:

@@ -2,7 +2,7 @@
 
 It drives the C code along every path the public API reaches, for every
 registered game (``solvers.registry.games()``) at every player count and for
-the toy games of ``solvers._core.toygames``:
+the kernel-only games (``solvers._core.toygames``, ``connect_four``):
 
 * random games from seeded deals, with clones, re-deals (``resample``),
   pickling, information states, action names, and illegal actions of every
@@ -36,6 +36,7 @@ from typing import Any, Iterator
 import solvers
 from solvers._core import endgame as cendgame
 from solvers._core import mcts as cmcts
+from solvers._core.connect_four import ConnectFour
 from solvers._core.toygames import HighCard, Pig, TicTacToe
 from solvers.errors import IllegalActionError, SolversError
 from solvers.registry import games
@@ -50,6 +51,8 @@ def setups() -> Iterator[tuple[str, Any]]:
         for players in range(info.min_players, info.max_players + 1):
             yield f"{info.name}/{players}", solvers.load_game(info.name, players)
     yield "tictactoe", TicTacToe()
+    yield "connect_four", ConnectFour()
+    yield "connect_four/stepwise", ConnectFour(playout=False)
     for players in (1, 2, 4):
         yield f"pig/{players}", Pig(players=players, target=12, die=4, max_turns=4)
     for players in (2, 3):
