@@ -10,7 +10,7 @@
 # Sanitizer reports go to files in $SANITIZE_DIR/reports (pytest would hide
 # the output of passing tests); the script fails (exit 1) when a test fails
 # or when any report was written, and prints the reports' first lines.
-# Needs gcc (its libasan) and the package's test dependencies.
+# Needs gcc (its libasan), Cython and the package's test dependencies.
 # Environment: SANITIZE_DIR (default build/sanitize), PYTHON (default
 # python), SANITIZE_STRESS (arguments of the stress; "skip" skips it),
 # SANITIZE_JOBS (parallel compiles, default 2), SANITIZE_KEEP_BUILD=1 (reuse
