@@ -88,7 +88,10 @@ def resample(state, rng: random.Random):
     if not hasattr(state, "resample") or state.is_terminal():
         return state
     player = rng.randrange(state.game.num_players)
-    return state.resample(player, SplitMix64(rng.getrandbits(64)))
+    try:
+        return state.resample(player, SplitMix64(rng.getrandbits(64)))
+    except SolversError:        # a game may refuse a re-deal at some points
+        return state
 
 
 def random_game(game, rng: random.Random, stats: dict[str, int]) -> list:
@@ -110,6 +113,7 @@ def random_game(game, rng: random.Random, stats: dict[str, int]) -> list:
             state = resample(state, rng)
             stats["resamples"] += 1
             legal = state.legal_actions()
+            assert legal, f"{game!r}: a re-deal left a decision with no legal action"
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
