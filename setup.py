@@ -11,6 +11,9 @@ from setuptools import Extension, find_packages, setup
 CORE = Path("src/_core")
 # Developers may build one kernel alone: SOLVERS_ONLY=c2c python setup.py build_ext --inplace
 ONLY = {name for name in os.environ.get("SOLVERS_ONLY", "").split(",") if name}
+# ... and replace the optimisation flags, as tools/sanitize.sh does (an
+# instrumented build: SOLVERS_CFLAGS="-O1 -g -fsanitize=address,undefined").
+CFLAGS = os.environ.get("SOLVERS_CFLAGS", "-O3").split()
 
 extensions = [
     Extension(
@@ -18,7 +21,7 @@ extensions = [
         [str(pyx)],
         include_dirs=[str(CORE), numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3"],
+        extra_compile_args=CFLAGS,
     )
     for pyx in sorted(CORE.glob("*.pyx"))
     if not ONLY or pyx.stem in ONLY

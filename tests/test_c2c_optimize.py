@@ -233,6 +233,32 @@ def test_bad_beam_requests_are_refused():
         hindsight_optimum(shuffle_deal(None, 1), beam_width=-1)
 
 
+# Widths whose sheet counts overflow 32 bits: the history alone
+# (width * 21 + 4) passes 2**31 from 102,261,127 on, the children (width *
+# (3n + 4)) sooner; and widths no C int holds at all.
+@pytest.mark.parametrize("width", [102_261_127, 2**31, 2**40, 10**30, 2.5, True])
+def test_beam_widths_the_kernel_cannot_count_are_one_clear_error(width):
+    deal = shuffle_deal(None, 1)
+    with pytest.raises(SolversError, match="beam width must be a whole number from 1 to") as err:
+        beam_plan(deal, width=width)
+    assert "\n" not in str(err.value)
+    core = load_game_core()
+    widest = int(str(err.value).split(" to ")[1].split(" ")[0].replace(",", ""))
+    n = load_map().n        # children: up to 3n + 4 per sheet; history: 21 per sheet + 4
+
+    def countable(w):
+        return w * (3 * n + 4) < 2**31 and w * 21 + 4 < 2**31
+    assert countable(widest) and not countable(widest + 1)
+    with pytest.raises(SolversError, match="beam width"):
+        core.hindsight_beam(deal, width=widest + 1)
+
+
+def test_hindsight_optimum_refuses_an_impossible_beam_width_in_one_line():
+    with pytest.raises(SolversError, match="beam width") as err:
+        hindsight_optimum(shuffle_deal(None, 1), beam_width=2**40)
+    assert "\n" not in str(err.value)
+
+
 def load_game_core():
     import solvers
     return solvers.load_game("c2c")._core

@@ -91,17 +91,43 @@ def test_schema_is_valid_and_covers_every_command():
     assert list(REPLY.iter_errors({"id": 1, "cmd": "go", "result": {"move": "x"}}))
 
 
+def openspiel_installed() -> bool:
+    """Whether the optional ``openspiel`` extra can be imported here."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def test_hello_lists_every_game_and_agent():
     hello = ok(Session(), {"id": "h", "cmd": "hello"})
     assert hello["version"] == solvers.__version__
     assert [g["name"] for g in hello["games"]] == solvers.game_names()
-    assert [a["name"] for a in hello["agents"]] == agent_names()
+    # Every agent, except OpenSpiel's bot when its optional extra is missing.
+    expected = [a for a in agent_names() if a != "openspiel" or openspiel_installed()]
+    assert [a["name"] for a in hello["agents"]] == expected
     games = {g["name"]: g for g in hello["games"]}
     assert games["c2c"]["players"] == [1, 2, 3, 4] and "challenge" in games["c2c"]["options"]
     assert games["switchbacks"]["players"] == [2, 3, 4]
     assert "switchbacks" in games["switchbacks"]["positions"]
     mcts = next(a for a in hello["agents"] if a["name"] == "mcts")
     assert mcts["stoppable"] and "c" in mcts["options"]
+
+
+def test_hello_without_openspiel_lists_the_other_agents(tmp_path):
+    # A machine without the optional extra, in a subprocess: ``import
+    # pyspiel`` fails there as it does when open_spiel is not installed.
+    (tmp_path / "pyspiel.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'pyspiel' (simulated)\")\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
+    proc = subprocess.run(ENGINE_CMD, input='{"id":1,"cmd":"hello"}\n{"id":2,"cmd":"quit"}\n',
+                          text=True, capture_output=True, timeout=120, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr
+    hello = check(json.loads(proc.stdout.splitlines()[0]))["result"]
+    assert [a["name"] for a in hello["agents"]] == [a for a in agent_names() if a != "openspiel"]
+    assert [g["name"] for g in hello["games"]] == solvers.game_names()
 
 
 # ------------------------------------------------------------------ full games

@@ -101,6 +101,21 @@ def test_openspiel_ismcts_bot_plays_switchbacks():
     assert moves == 12
 
 
+def test_a_timed_ismcts_bot_moves_even_without_time():
+    # Found under the sanitizers (everything slower): when the time ran out
+    # after one simulation, which only expands the root, OpenSpiel's final
+    # policy asserted that the root had been visited.
+    game = load_openspiel_game("switchbacks")
+    bot = ismcts_bot(game, seconds=1e-9, seed=3)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    assert int(bot.step(state)) in state.legal_actions()
+    assert bot.simulations >= 2
+
+
 def test_openspiel_agent_in_a_tournament():
     from solvers.tournament import run_tournament
 

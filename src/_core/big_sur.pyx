@@ -23,13 +23,12 @@ game_api.h.
 from libc.stdint cimport uint64_t, int8_t, uint8_t, int16_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset, memmove
-from cpython.pycapsule cimport PyCapsule_New
 
 from big_sur cimport *
 from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul,
-    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
+    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
 )
 
 from solvers.errors import IllegalActionError, SolversError
@@ -882,11 +881,11 @@ cdef int bs_is_legal(const BsParams *p, const BsState *s, int action) noexcept n
 cdef class BigSurCore:
     """The constant tables of one game (player count and card set) and its
     GameDef. Built by :class:`~solvers.games.bigsur.kernel.BigSurKernel` from
-    plain tables; keep it alive while a capsule from ``gamedef_capsule()`` is
-    used."""
+    plain tables; a capsule from ``gamedef_capsule()`` keeps it alive."""
 
     cdef BsParams *params
     cdef GameDef gamedef
+    cdef object __weakref__
 
     def __cinit__(self, dict t):
         cdef BsParams *p
@@ -1002,8 +1001,9 @@ cdef class BigSurCore:
         return self.gamedef.max_game_length
 
     def gamedef_capsule(self):
-        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
-        return PyCapsule_New(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef
+        (it keeps this object, and so the tables, alive)."""
+        return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random
@@ -1134,7 +1134,9 @@ cdef class KernelState:
         return bs_hash(self.p, &self.st)
 
     def _state_capsule(self):
-        return PyCapsule_New(&self.st, SOLVERS_STATE_CAPSULE, NULL)
+        """A PyCapsule "solvers.State" pointing at this state's struct (it
+        keeps this state alive)."""
+        return owned_capsule(&self.st, SOLVERS_STATE_CAPSULE, self)
 
     def _raw(self) -> bytes:
         return (<char *>&self.st)[:sizeof(BsState)]
@@ -1143,6 +1145,11 @@ cdef class KernelState:
         if len(raw) != sizeof(BsState):
             raise SolversError(f"a Big Sur state has {sizeof(BsState)} bytes, not {len(raw)}")
         memcpy(&self.st, <const char *>raw, sizeof(BsState))
+
+    def __reduce__(self):
+        # The struct holds no pointer: the game (picklable), the struct's
+        # bytes and the history rebuild the state in any process.
+        return (_rebuild_state, (self.game, self._raw(), self.history))
 
     # ----- the reference's fields, read-only ----------------------------------------------
     @property
@@ -1308,3 +1315,10 @@ def load_fields(KernelState state, BigSurCore core, game, dict f):
     s.paying_n = len(f["paying"])
     s.fin = -1 if f["pay_finish"] is None else FINISH.index(tuple(f["pay_finish"]))
     s.claiming = f["claiming"] or 0
+
+
+def _rebuild_state(game, bytes raw, list history):
+    """A pickled state again (see ``KernelState.__reduce__``)."""
+    state = game.state_from_raw(raw)
+    state.history = list(history)
+    return state

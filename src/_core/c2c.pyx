@@ -30,16 +30,13 @@ gives ``GAME_HIDDEN``) until the sheets show them after the setup;
 ``determinize`` re-deals exactly those cards and the undealt deck.
 """
 
-from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_GetContext,
-                                PyCapsule_SetContext)
-from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, qsort, free as c_free
 from libc.string cimport memcpy, memset
 
 from c2c cimport *
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-                       rng_below, rng_shuffle_i8, rng_unit)
+                       rng_below, rng_shuffle_i8, rng_unit, owned_capsule)
 
 import operator
 
@@ -648,18 +645,6 @@ cdef void init_state(const C2CParams *P, C2CState *s, uint64_t seed) noexcept no
     s.step = C2C_CROSS
 
 
-cdef void release_owner(object capsule) noexcept:
-    Py_DECREF(<object> PyCapsule_GetContext(capsule))
-
-
-cdef object owned_capsule(void *ptr, const char *name, object owner):
-    """A capsule for ``ptr`` that keeps ``owner`` alive as long as it lives."""
-    capsule = PyCapsule_New(ptr, name, release_owner)
-    Py_INCREF(owner)
-    PyCapsule_SetContext(capsule, <void *> owner)
-    return capsule
-
-
 cdef class GameCore:
     """The constant tables of one Coast to Coast game and its ``GameDef``.
 
@@ -783,7 +768,7 @@ cdef class GameCore:
             play_random(&self.params, n, &rng, view)
         return out
 
-    def hindsight_beam(self, cards, int rounds=C2C_ROUNDS, int width=256, uint32_t required=0,
+    def hindsight_beam(self, cards, int rounds=C2C_ROUNDS, width=256, uint32_t required=0,
                        int hope=4, int partial=0):
         """A good plan for a known solo deal, found by beam search (not proven best).
 
@@ -796,8 +781,10 @@ cdef class GameCore:
         """
         if not 0 <= rounds <= C2C_ROUNDS:
             raise SolversError(f"rounds should be 0 to {C2C_ROUNDS}, not {rounds}")
-        if width < 1:
-            raise SolversError(f"the beam width must be >= 1, not {width}")
+        cdef int64_t widest = beam_max_width(self.params.n, rounds)
+        if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= widest:
+            raise SolversError(f"the beam width must be a whole number from 1 to {widest:,} "
+                               f"(the beam counts its sheets in 32 bits), not {width!r}")
         cards = list(cards)
         if len(cards) != 4 + 4 * rounds or len(set(cards)) != len(cards) or \
                 not all(0 <= c < self.params.n for c in cards):
@@ -807,7 +794,10 @@ cdef class GameCore:
         for i, c in enumerate(cards):
             deal[i] = c
         cdef Beam B
+        # Sizes in 64 bits: width * (3n + 4) and the history stay below
+        # 2**31 (beam_max_width), the table below 2**32 entries.
         cdef int64_t kids = <int64_t> width * (3 * n + 4), table = 1
+        cdef int64_t n_hist = <int64_t> width * (1 + 4 * rounds) + 4
         while table < 2 * kids:
             table <<= 1
         B.P = &self.params
@@ -817,15 +807,18 @@ cdef class GameCore:
         B.width = width
         B.n_hist = B.n_kids = 0
         B.table_mask = <uint32_t> (table - 1)
-        B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * (width * (1 + 4 * rounds) + 4))
-        B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * kids)
-        B.table = <int32_t *> malloc(sizeof(int32_t) * table)
-        B.rank = <int64_t *> malloc(sizeof(int64_t) * kids)
-        B.slot = <uint32_t *> malloc(sizeof(uint32_t) * kids)
+        B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> n_hist)
+        B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> kids)
+        B.table = <int32_t *> malloc(sizeof(int32_t) * <size_t> table)
+        B.rank = <int64_t *> malloc(sizeof(int64_t) * <size_t> kids)
+        B.slot = <uint32_t *> malloc(sizeof(uint32_t) * <size_t> kids)
         try:
             if (B.hist == NULL or B.kids == NULL or B.table == NULL or B.rank == NULL
                     or B.slot == NULL):
-                raise MemoryError()
+                need = (sizeof(BeamEntry) * (n_hist + kids) + sizeof(int32_t) * table
+                        + (sizeof(int64_t) + sizeof(uint32_t)) * kids)
+                raise SolversError(f"not enough memory for a beam of width {width:,} "
+                                   f"({need / 2**30:.1f} GiB)")
             memset(B.table, 0xFF, sizeof(int32_t) * table)
             with nogil:
                 best = beam_run(&B, deal, rounds)
@@ -898,6 +891,7 @@ cdef struct BeamEntry:
 
 
 cdef enum:
+    INT32_MAX_BEAM = 0x7FFFFFFF   # the most entries the beam's int32 indexes reach
     BEAM_CROSS = -2       # BeamEntry.loc of a cross-off
     BEAM_PASS = -1        # no card is left that can circle: the round is over
     BEAM_REQUIRED = 40    # value of each required location circled (challenges)
@@ -966,6 +960,15 @@ cdef void beam_offer(Beam *B, uint32_t circled, uint32_t crossed, uint32_t exact
     e = &B.kids[k]
     e.circled, e.crossed, e.exact, e.used = circled, crossed, exact, used
     e.value, e.parent, e.card, e.loc = v, parent, card, loc
+
+
+cdef int64_t beam_max_width(int n, int rounds) noexcept:
+    """The widest beam over ``n`` locations and ``rounds`` rounds whose
+    children (``width * (3n + 4)``) and history (``width * (1 + 4 rounds) +
+    4``) can be counted in an int32 (the beam's indexes); such a beam
+    already needs over 70 GiB."""
+    return min(<int64_t> INT32_MAX_BEAM // (3 * n + 4),
+               (<int64_t> INT32_MAX_BEAM - 4) // (1 + 4 * rounds))
 
 
 cdef int beam_rank_desc(const void *a, const void *b) noexcept nogil:
@@ -1104,6 +1107,7 @@ cdef class CoastKernelState:
     cdef GameCore core
     cdef readonly object game
     cdef public list history
+    cdef object __weakref__
 
     def __init__(self, *args, **kwargs):
         raise TypeError("states come from game.new_initial_state() or game.state_from_deal()")

@@ -38,13 +38,13 @@ move by move through the table.
     ['...o...', '...xx..']
 """
 
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memcmp, memset
 
 from game_api cimport (GameDef, GAME_TERMINAL, splitmix64_next, rng_below_mul,
                        SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, no_chance_outcomes,
-                       no_sample_chance, no_determinize, all_visible, win_draw_returns)
+                       no_sample_chance, no_determinize, all_visible, win_draw_returns,
+                       owned_capsule)
 
 cdef extern from *:
     """
@@ -316,8 +316,8 @@ cdef class ConnectFour:
         return CELLS
 
     def _gamedef_capsule(self):
-        """The C table of this game for search modules (valid while the game lives)."""
-        return PyCapsule_New(<void *> &self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+        """The C table of this game for search modules (the capsule keeps the game alive)."""
+        return owned_capsule(<void *> &self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
 
     def __reduce__(self):
         return (ConnectFour, (self.fused_playout,))
@@ -334,6 +334,7 @@ cdef class ConnectFourState:
     cdef C4State st
     cdef readonly ConnectFour game
     cdef public list history
+    cdef object __weakref__
 
     def __init__(self, *args, **kwargs):
         raise TypeError("build states with ConnectFour().new_initial_state()")
@@ -419,8 +420,8 @@ cdef class ConnectFourState:
         return c4_hash(NULL, &self.st)
 
     def _state_capsule(self):
-        """The state struct for search modules (valid while this state lives)."""
-        return PyCapsule_New(<void *> &self.st, SOLVERS_STATE_CAPSULE, NULL)
+        """The state struct for search modules (the capsule keeps this state alive)."""
+        return owned_capsule(<void *> &self.st, SOLVERS_STATE_CAPSULE, self)
 
     def _raw(self) -> bytes:
         return (<char *> &self.st)[:sizeof(C4State)]

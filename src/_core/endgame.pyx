@@ -72,9 +72,12 @@ cdef class Solver:
     otherwise), ``"alphabeta"`` or ``"maxn"``. ``tt_bits``: the table grows
     (doubling when half full) up to ``2**tt_bits`` entries of
     :data:`ENTRY_BYTES` bytes; it starts small so that small endgames stay
-    cheap. ``max_nodes``: give up (SolversError) beyond it."""
+    cheap. ``max_nodes``: give up (SolversError) beyond it. The solver keeps
+    the ``gamedef`` capsule, which keeps the game's tables alive; ``owner``
+    is any further object to keep alive with it (not needed for the game)."""
 
     cdef const GameDef *g
+    cdef object gamedef                 # the capsule: keeps the game (and its tables) alive
     cdef object owner
     cdef int nplayers
     cdef bint alphabeta
@@ -110,6 +113,7 @@ cdef class Solver:
         self.ub = NULL
         self.exact = NULL
         self.g = gamedef_from(gamedef)
+        self.gamedef = gamedef
         cdef const GameDef *g = self.g
         if not 1 <= g.num_players <= EG_MAX_PLAYERS:
             raise SolversError(f"endgame search handles 1 to {EG_MAX_PLAYERS} players")

@@ -1,6 +1,8 @@
 # Cython view of game_api.h and rng.h: declarations and small inline helpers,
 # no runtime import.
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from cpython.pycapsule cimport (PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_IsValid,
+                                PyCapsule_New, PyCapsule_SetContext)
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdint cimport uint64_t, int8_t
 
 cdef extern from "game_api.h" nogil:
@@ -38,7 +40,9 @@ cdef extern from "rng.h" nogil:
     void rng_shuffle_i8(uint64_t *state, int8_t *items, int n)
 
 # Kernels hand their GameDef and state pointers to search modules as capsules
-# with these names (PyCapsule_New / PyCapsule_GetPointer).
+# with these names, made by owned_capsule() below: a capsule keeps alive the
+# Python object that holds the memory it points at, so a search that keeps
+# the capsule can never read freed memory, whoever else lets go of the game.
 cdef extern from *:
     """
     #define SOLVERS_GAMEDEF_CAPSULE "solvers.GameDef"
@@ -48,20 +52,42 @@ cdef extern from *:
     const char *SOLVERS_STATE_CAPSULE
 
 
-cdef inline const GameDef *gamedef_from(object capsule) except NULL:
-    """The GameDef behind a game's ``_gamedef_capsule()``."""
-    if not PyCapsule_IsValid(capsule, b"solvers.GameDef"):
+cdef inline void release_capsule_owner(object capsule) noexcept:
+    """A capsule's destructor: let go of the owner owned_capsule() kept."""
+    Py_XDECREF(<PyObject *> PyCapsule_GetContext(capsule))
+
+
+cdef inline object owned_capsule(void *ptr, const char *name, object owner):
+    """A capsule named ``name`` (a string literal: the capsule keeps the
+    pointer) for ``ptr``, which keeps ``owner``, the object holding that
+    memory, alive for as long as the capsule lives."""
+    capsule = PyCapsule_New(ptr, name, release_capsule_owner)
+    Py_INCREF(owner)
+    PyCapsule_SetContext(capsule, <void *> owner)
+    return capsule
+
+
+cdef inline void *_owned_pointer(object capsule, const char *name, str made_by) except NULL:
+    if not PyCapsule_IsValid(capsule, name):
         from solvers.errors import SolversError
-        raise SolversError("expected a 'solvers.GameDef' capsule (game._gamedef_capsule())")
-    return <const GameDef *> PyCapsule_GetPointer(capsule, b"solvers.GameDef")
+        raise SolversError(f"expected a {name.decode()!r} capsule ({made_by})")
+    if PyCapsule_GetContext(capsule) == NULL:
+        from solvers.errors import SolversError
+        raise SolversError(f"the {name.decode()!r} capsule does not keep its memory alive: "
+                           "kernels make their capsules with owned_capsule() (game_api.pxd)")
+    return PyCapsule_GetPointer(capsule, name)
+
+
+cdef inline const GameDef *gamedef_from(object capsule) except NULL:
+    """The GameDef behind a game's ``_gamedef_capsule()`` (keep the capsule
+    while the pointer is used: it keeps the game's tables alive)."""
+    return <const GameDef *> _owned_pointer(capsule, b"solvers.GameDef", "game._gamedef_capsule()")
 
 
 cdef inline void *state_from(object capsule) except NULL:
-    """The state struct behind a state's ``_state_capsule()``."""
-    if not PyCapsule_IsValid(capsule, b"solvers.State"):
-        from solvers.errors import SolversError
-        raise SolversError("expected a 'solvers.State' capsule (state._state_capsule())")
-    return PyCapsule_GetPointer(capsule, b"solvers.State")
+    """The state struct behind a state's ``_state_capsule()`` (keep the
+    capsule while the pointer is used: it keeps the state alive)."""
+    return _owned_pointer(capsule, b"solvers.State", "state._state_capsule()")
 
 
 # Table entries shared by games without chance or hidden information, and the

@@ -45,7 +45,7 @@ million iterations take well under 100 MB.
     >>> state = game.new_initial_state()
     >>> for a in (0, 3, 1, 4):          # x threatens the top row
     ...     state.apply_action(a)
-    >>> search = Search(game._gamedef_capsule(), state._state_capsule(), seed=1, owner=game)
+    >>> search = Search(game._gamedef_capsule(), state._state_capsule(), seed=1)
     >>> search.run(iterations=2000)["action"]
     2
 
@@ -135,12 +135,15 @@ cdef class Search:
     rollouts through the game's fused ``GameDef.playout`` when it has one,
     else move by move (the same moves, for measuring what the fusion gains);
     ``max_nodes`` bounds the node pool (when it is
-    full, the search goes on without growing the tree); ``owner`` is any
-    object to keep alive with the search (the game that owns the tables).
+    full, the search goes on without growing the tree). The search keeps
+    the ``gamedef`` capsule, which keeps the game's tables alive, and copies
+    the root state; ``owner`` is any further object to keep alive with it
+    (not needed for the game).
     """
 
     cdef const GameDef *g
-    cdef object owner                   # keeps the game (and its tables) alive
+    cdef object gamedef                 # the capsule: keeps the game (and its tables) alive
+    cdef object owner
     cdef char *root
     cdef char *scratch
     cdef int root_player
@@ -190,6 +193,7 @@ cdef class Search:
         self.mark = NULL
         self.expanded = NULL
         self.g = gamedef_from(gamedef)
+        self.gamedef = gamedef
         cdef void *st = state_from(state)
         cdef const GameDef *g = self.g
         cdef int i

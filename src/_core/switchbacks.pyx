@@ -19,13 +19,12 @@ without touching a Python object.
 from libc.stdint cimport uint64_t, int8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_New
 
 from switchbacks cimport *
 from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul, rng_shuffle_i8,
-    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
+    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
 )
 
 from solvers.errors import IllegalActionError, SolversError
@@ -627,11 +626,12 @@ cdef class SwitchbacksCore:
     """The constant tables of one game (player count and map) and its GameDef.
 
     Built by :class:`~solvers.games.switchbacks.kernel.SwitchbacksKernel`;
-    keep this object alive while a capsule from ``gamedef_capsule()`` is used.
+    a capsule from ``gamedef_capsule()`` keeps this object alive.
     """
 
     cdef SbParams *params
     cdef GameDef gamedef
+    cdef object __weakref__
 
     def __cinit__(self, int players, int num_hexes, int num_tiles, int centre, int set_aside,
                   int hand_size, int hikers, int min_run, neighbours):
@@ -741,8 +741,9 @@ cdef class SwitchbacksCore:
         return self.gamedef.max_game_length
 
     def gamedef_capsule(self):
-        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
-        return PyCapsule_New(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+        """A PyCapsule "solvers.GameDef" pointing at this game's GameDef
+        (it keeps this object, and so the tables, alive)."""
+        return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random;
@@ -880,8 +881,8 @@ cdef class KernelState:
 
     def _state_capsule(self):
         """A PyCapsule "solvers.State" pointing at this state's struct
-        (valid while this object lives)."""
-        return PyCapsule_New(&self.st, SOLVERS_STATE_CAPSULE, NULL)
+        (it keeps this state alive)."""
+        return owned_capsule(&self.st, SOLVERS_STATE_CAPSULE, self)
 
     def _raw(self) -> bytes:
         """The state struct as bytes (for a search that stored one)."""
@@ -891,6 +892,11 @@ cdef class KernelState:
         if len(raw) != sizeof(SbState):
             raise SolversError(f"a Switchbacks state has {sizeof(SbState)} bytes, not {len(raw)}")
         memcpy(&self.st, <const char *>raw, sizeof(SbState))
+
+    def __reduce__(self):
+        # The struct holds no pointer: the game (picklable), the struct's
+        # bytes and the history rebuild the state in any process.
+        return (_rebuild_state, (self.game, self._raw(), self.history))
 
     # ----- fields, named as in the reference state -------------------------
     @property
@@ -968,6 +974,13 @@ cdef class KernelState:
         s.player = player
         s.step = STEP_NAMES.index(step)
         s.just_explored = -1 if just_explored is None else just_explored
+
+
+def _rebuild_state(game, bytes raw, list history):
+    """A pickled state again (see ``KernelState.__reduce__``)."""
+    state = game.state_from_raw(raw)
+    state.history = list(history)
+    return state
 
 
 cdef list _tiles(uint64_t m):

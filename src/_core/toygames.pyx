@@ -26,14 +26,14 @@ search modules as capsules::
     'o at a1'
 """
 
-from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
 
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
                        splitmix64_next, rng_below, rng_shuffle_i8, no_chance_outcomes,
-                       no_sample_chance, no_determinize, all_visible, win_draw_returns)
+                       no_sample_chance, no_determinize, all_visible, win_draw_returns,
+                       owned_capsule)
 
 cdef extern from *:
     """
@@ -443,6 +443,7 @@ cdef class ToyGame:
     cdef readonly int num_players
     cdef readonly bint reference
     cdef object _namer
+    cdef readonly dict options          # the keyword options it was built with
     cdef object __weakref__
 
     def __cinit__(self):
@@ -471,10 +472,10 @@ cdef class ToyGame:
 
     def _gamedef_capsule(self):
         """The C table of this game for search modules (keeps the game alive)."""
-        return PyCapsule_New(<void *> &self.td.g, b"solvers.GameDef", NULL)
+        return owned_capsule(<void *> &self.td.g, b"solvers.GameDef", self)
 
     def __reduce__(self):
-        raise TypeError("toy games are not picklable")
+        return (_rebuild_game, (self.name, self.options))
 
     def __repr__(self) -> str:
         return f"{self.name}(players={self.num_players})"
@@ -487,6 +488,7 @@ cdef class ToyState:
     cdef void *buf
     cdef uint64_t seed
     cdef public list history
+    cdef object __weakref__
 
     def __init__(self, *args, **kwargs):
         raise TypeError("build states with game.new_initial_state()")
@@ -582,11 +584,14 @@ cdef class ToyState:
         return s
 
     def _state_capsule(self):
-        """The state struct for search modules (valid while this state lives)."""
-        return PyCapsule_New(self.buf, b"solvers.State", NULL)
+        """The state struct for search modules (the capsule keeps this state alive)."""
+        return owned_capsule(self.buf, b"solvers.State", self)
 
     def _raw(self) -> bytes:
         return (<char *> self.buf)[:self.g().state_size]
+
+    def __reduce__(self):
+        return (_rebuild_state, (self.game, self._raw(), self.seed, self.history))
 
     def __eq__(self, other):
         if not isinstance(other, ToyState) or (<ToyState> other).game is not self.game:
@@ -606,11 +611,28 @@ State.register(ToyState)
 Game.register(ToyGame)
 
 
-cdef ToyGame _new_game(str name, int players, object namer):
+def _rebuild_game(str name, dict options) -> ToyGame:
+    """A pickled :class:`ToyGame` again, built with its recorded options."""
+    return load_toy(name, **options)
+
+
+def _rebuild_state(ToyGame game, bytes raw, uint64_t seed, list history) -> ToyState:
+    """A pickled :class:`ToyState` again (see ``ToyState.__reduce__``)."""
+    if len(raw) != game.td.g.state_size:
+        raise SolversError(f"a {game.name} state has {game.td.g.state_size} bytes, not {len(raw)}")
+    cdef ToyState s = game.new_initial_state(0)
+    memcpy(s.buf, <const char *> raw, game.td.g.state_size)
+    s.seed = seed
+    s.history = list(history)
+    return s
+
+
+cdef ToyGame _new_game(str name, int players, object namer, dict options):
     cdef ToyGame game = ToyGame.__new__(ToyGame)
     game.name = name
     game.num_players = players
     game._namer = namer
+    game.options = options
     memset(&game.td, 0, sizeof(ToyDef))
     game.td.g.num_players = players
     return game
@@ -627,7 +649,7 @@ def TicTacToe() -> ToyGame:
     >>> game.num_players, game.num_distinct_actions()
     (2, 9)
     """
-    cdef ToyGame game = _new_game("tictactoe", 2, _ttt_name)
+    cdef ToyGame game = _new_game("tictactoe", 2, _ttt_name, {})
     cdef GameDef *g = &game.td.g
     g.name = "tictactoe"
     g.max_actions = 9
@@ -677,7 +699,8 @@ def Pig(players: int = 2, target: int = 10, die: int = 4, max_turns: int = 8) ->
         raise SolversError(f"Pig die must have 2..20 faces, not {die!r}")
     if not (isinstance(max_turns, int) and 1 <= max_turns <= 100):
         raise SolversError(f"Pig max_turns must be 1..100, not {max_turns!r}")
-    cdef ToyGame game = _new_game("pig", players, _pig_name)
+    cdef ToyGame game = _new_game("pig", players, _pig_name, dict(
+        players=players, target=target, die=die, max_turns=max_turns))
     cdef PigParams *q = <PigParams *> malloc(sizeof(PigParams))
     q.players, q.target, q.die, q.max_turns = players, target, die, max_turns
     game.params_buf = q
@@ -728,7 +751,8 @@ def HighCard(players: int = 2, hand: int = 3, extra: int = 2) -> ToyGame:
         raise SolversError(f"HighCard hands hold 1..6 cards, not {hand!r}")
     if not (isinstance(extra, int) and 0 <= extra <= 8):
         raise SolversError(f"HighCard extra cards must be 0..8, not {extra!r}")
-    cdef ToyGame game = _new_game("highcard", players, _hc_name)
+    cdef ToyGame game = _new_game("highcard", players, _hc_name, dict(
+        players=players, hand=hand, extra=extra))
     cdef HCParams *q = <HCParams *> malloc(sizeof(HCParams))
     q.players, q.hand, q.cards = players, hand, players * hand + extra
     game.params_buf = q

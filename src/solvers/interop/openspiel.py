@@ -317,7 +317,9 @@ class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
         done = 0
-        while done == 0 or time.perf_counter() < deadline:
+        # The first simulation only expands the root; the final policy
+        # needs a visit of it, however short the time.
+        while self._root_node.total_visits <= 0 or time.perf_counter() < deadline:
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations = done

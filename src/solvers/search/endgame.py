@@ -181,7 +181,7 @@ def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
     # window) and stop a decision node once a move reaches the best value
     # possible.
     return _cend.Solver(state.game._gamedef_capsule(), mode=mode, tt_bits=tt_bits,
-                        max_nodes=max_nodes, owner=state.game,
+                        max_nodes=max_nodes,
                         return_bounds=getattr(state.game, "return_bounds", None))
 
 

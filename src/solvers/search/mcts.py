@@ -294,7 +294,7 @@ class CSearch:
             kwargs["max_nodes"] = max_nodes
         self._search = _cmcts.Search(
             state.game._gamedef_capsule(), state._state_capsule(), c=c, seed=seed_from(seed),
-            rollout_plies=rollout_plies, determinize=determinize, owner=state.game,
+            rollout_plies=rollout_plies, determinize=determinize,
             rollout=rollout or getattr(state.game, "default_rollout", "policy"), **kwargs,
         )
         self.player = self._search.player

@@ -129,6 +129,9 @@ class BigSurKernel(Game):
     def _gamedef_capsule(self) -> Any:
         return self.core.gamedef_capsule()
 
+    def __reduce__(self):
+        return (BigSurKernel, (self.num_players, self.cards))
+
     def __repr__(self) -> str:
         return f"BigSurKernel(players={self.num_players})"
 

@@ -11,10 +11,11 @@ dealing as :mod:`.reference`, about a hundred times faster.
 2
 
 The C level: ``game._gamedef_capsule()`` is a PyCapsule "solvers.GameDef"
-for search modules (keep ``game`` alive while it is used) and
-``state._state_capsule()`` a PyCapsule "solvers.State" pointing at the
-state's struct. ``GameDef.returns`` gives the same win shares as
-``state.returns()``.
+for search modules and ``state._state_capsule()`` a PyCapsule
+"solvers.State" pointing at the state's struct; each keeps its game's
+tables or its state alive. ``GameDef.returns`` gives the same win shares as
+``state.returns()``. Games and states pickle (a state as its struct's
+bytes and its history).
 """
 
 from __future__ import annotations
@@ -98,8 +99,18 @@ class SwitchbacksKernel(Game):
     def _gamedef_capsule(self) -> Any:
         return self.core.gamedef_capsule()
 
+    def __reduce__(self):
+        return (_rebuild_game, (self.num_players, self.map, self.core.playout_weights))
+
     def __repr__(self) -> str:
         return f"SwitchbacksKernel(players={self.num_players})"
+
+
+def _rebuild_game(players: int, map: SwitchbacksMap, weights: tuple) -> SwitchbacksKernel:
+    """A pickled :class:`SwitchbacksKernel` again, playout weights included."""
+    game = SwitchbacksKernel(players, map)
+    game.core.playout_weights = weights
+    return game
 
 
 def play_random_games(game: SwitchbacksKernel, n: int, seed: int) -> list[float]:
