@@ -112,6 +112,9 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
         All 32 challenges in one table, sorted by difficulty.
     solve c2c play --challenge NAME
         Play a challenge (or a game against AI players) in the terminal.
+    solve c2c review GAME.json
+        A game you played and saved: its score, the hindsight best, and the
+        decisions that cost the most.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -367,5 +370,7 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 
 
 from .play_c2c import play  # noqa: E402
+from .review_c2c import review  # noqa: E402
 
 c2c.add_command(play)
+c2c.add_command(review)

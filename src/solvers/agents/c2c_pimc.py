@@ -1,0 +1,134 @@
+"""Coast to Coast's strong online player: perfect-information Monte Carlo
+over the kernel's hindsight beam search.
+
+The player to move sees the sheets and the cards revealed so far, never the
+rest of the deck. For a decision it re-deals what it has not seen
+``samples`` times (the same futures for every candidate move), and on each
+future lets the beam search (``width`` sheets) finish its own sheet as if
+the future were known. A move's worth is what those finished sheets score:
+
+* with a solo challenge, first how many of the futures still win the
+  challenge, then the mean score of those wins;
+* otherwise the mean final score of its own sheet (with several players
+  too: the others' sheets do not change what one's own can score).
+
+Knowing the future flatters every move alike, so the ranking is sound even
+though each value is optimistic; the clairvoyant cost of a move that throws
+away the only card able to reach a required location shows in every future
+where no later card reaches it. A second stage spends ``refine`` more
+samples on the best ``keep`` moves of the first, so close calls are settled
+on more futures.
+
+    >>> import solvers
+    >>> game = solvers.load_game("c2c", challenge="The Alamo")
+    >>> agent = solvers.load_agent("pimc", game, samples=4, width=8, seed=1)
+    >>> state = game.new_initial_state(seed=3)
+    >>> state.apply_seeded_chance()
+    >>> agent.step(state) in state.legal_actions()
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+from ..errors import SolversError
+from ..game import Game, State
+from .base import Agent, register
+from .searching import _whole
+
+
+# The beam's look-ahead weights, as the hindsight optimum uses them
+# (solvers.optimize.c2c.beam_plan, tuned there against proven optima).
+BEAM_HOPE = 4
+BEAM_PARTIAL = 4
+
+
+def move_values(state: Any, actions: list[int], samples: int, width: int, seed: int,
+                challenge: bool) -> list[tuple[float, float, int]]:
+    """Per action ``(win rate, mean score, samples)`` over re-dealt futures
+    (:meth:`CoastKernelState.sampled_outcomes`); without a challenge the win
+    rate is 1.0 and the mean covers every sample, with one it covers the
+    winning samples (0.0 when none wins)."""
+    table = state.sampled_outcomes(actions, samples, width, seed, hope=BEAM_HOPE,
+                                   partial=BEAM_PARTIAL)
+    rows = []
+    for line in table:
+        won = line >= 0
+        wins = int(won.sum())
+        if challenge:
+            mean = float(line[won].mean()) if wins else 0.0
+        else:
+            mean = float(line.mean())
+        rows.append((wins / samples, mean, samples))
+    return rows
+
+
+def _merge(a: tuple[float, float, int], b: tuple[float, float, int]) -> tuple[float, float, int]:
+    """Two estimates of one move over disjoint samples, as one."""
+    (ra, ma, na), (rb, mb, nb) = a, b
+    wa, wb = ra * na, rb * nb
+    wins = wa + wb
+    mean = (ma * wa + mb * wb) / wins if wins else 0.0
+    return wins / (na + nb), mean, na + nb
+
+
+@register("pimc")
+class PIMCAgent(Agent):
+    """Perfect-information Monte Carlo for Coast to Coast (this module's
+    docstring tells how it judges a move).
+
+    Options: ``seed``; ``samples`` (futures per move, default 24);
+    ``width`` (the beam's sheets, default 24); ``keep`` and ``refine``: the
+    ``keep`` best moves of the first stage get ``refine`` more futures each
+    (defaults 4 and 48; ``refine=0`` stops after one stage).
+
+    Ranking: with a challenge by the share of futures won, then the mean
+    winning score (``value`` is the share); otherwise by the mean final
+    score (``value``). ``visits`` counts the futures a move was judged on.
+    """
+
+    options = ("seed", "samples", "width", "keep", "refine")
+
+    def __init__(self, game: Game, seed: int | None = None, samples: int = 24, width: int = 24,
+                 keep: int = 4, refine: int = 48):
+        super().__init__(game, seed)
+        if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
+            raise SolversError("the pimc agent plays Coast to Coast on the kernel "
+                               "(load_game('c2c'), not the reference)")
+        self.samples = _whole("samples", samples, 1)
+        self.width = _whole("width", width, 1)
+        self.keep = _whole("keep", keep, 1)
+        self.refine = _whole("refine", refine, 0)
+        self.challenge = game.num_players == 1 and getattr(game, "challenge", None) is not None
+
+    def _key(self, est: tuple[float, float, int]) -> tuple[float, float]:
+        rate, mean, _ = est
+        return (rate, mean) if self.challenge else (mean, 0.0)
+
+    def estimates(self, state: State) -> dict[int, tuple[float, float, int]]:
+        """Every legal action's ``(win rate, mean score, samples)``."""
+        self._check(state)
+        actions = state.legal_actions()
+        seed = self.rng.next()
+        if len(actions) == 1:
+            return {actions[0]: (1.0, 0.0, 0)}
+        est = dict(zip(actions, move_values(state, actions, self.samples, self.width, seed,
+                                            self.challenge)))
+        if self.refine and len(actions) > 1:
+            ranked = sorted(actions, key=lambda a: self._key(est[a]), reverse=True)[:self.keep]
+            more = move_values(state, ranked, self.refine, self.width, self.rng.next(),
+                               self.challenge)
+            for a, e in zip(ranked, more):
+                est[a] = _merge(est[a], e)
+        return est
+
+    def analyse(self, state: State) -> list[dict[str, Any]]:
+        est = self.estimates(state)
+        order = sorted(est, key=lambda a: self._key(est[a]), reverse=True)
+        return [self._row(state, a, est[a][0] if self.challenge else est[a][1], est[a][2])
+                for a in order]
+
+
+__all__ = ["PIMCAgent", "move_values"]

@@ -1,0 +1,136 @@
+"""The strong Coast to Coast player (pimc): legal, deterministic, blind to
+unrevealed cards, never above hindsight."""
+
+import pytest
+
+import solvers
+from solvers.agents import load_agent
+from solvers.errors import SolversError
+from solvers.games.c2c.deal import shuffle_deal
+from solvers.optimize.c2c import hindsight_optimum
+
+SMALL = dict(samples=6, width=8, refine=6, keep=2)
+
+
+def play(game, deal, seed, **options):
+    """Play ``deal`` with a fresh pimc agent; (moves in words, final state)."""
+    agent = load_agent("pimc", game, seed=seed, **{**SMALL, **options})
+    state = game.state_from_deal(deal)
+    moves = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            action = agent.step(state)
+            assert action in state.legal_actions()
+            moves.append(state.action_to_string(action))
+            state.apply_action(action)
+    return moves, state
+
+
+def test_legal_and_deterministic_for_a_seed():
+    game = solvers.load_game("c2c", challenge="The Alamo")
+    deal = shuffle_deal("The Alamo", 5)
+    first, _ = play(game, deal, seed=3)
+    again, _ = play(game, deal, seed=3)
+    assert first == again
+    other = [play(game, deal, seed=s)[0] for s in (4, 5, 6)]
+    assert any(o != first for o in other)      # the seed matters
+
+
+def _decisions_until(game, deal, agent, last_round):
+    """The agent's moves on ``deal`` while the round is at most ``last_round``."""
+    state = game.state_from_deal(deal)
+    moves = []
+    while not state.is_terminal() and state.round <= last_round:
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            action = agent.step(state)
+            moves.append(state.action_to_string(action))
+            state.apply_action(action)
+    return moves
+
+
+@pytest.mark.parametrize("challenge", [None, "Wrigley Field"])
+def test_never_sees_an_unrevealed_card(challenge):
+    # Two deals that agree on the setup and rounds 1-2 and differ in every
+    # later card's place (and in which cards come at all): the moves of the
+    # first three rounds must be identical.
+    game = solvers.load_game("c2c", challenge=challenge)
+    deal = shuffle_deal(challenge, 8)
+    unused = [c for c in game.deck if c not in deal]
+    other = deal[:12] + unused[:2] + list(reversed(deal[12:]))[:10]
+    assert len(set(other)) == 24 and other[:12] == deal[:12] and other[12:] != deal[12:]
+    a = _decisions_until(game, deal, load_agent("pimc", game, seed=1, **SMALL), 2)
+    b = _decisions_until(game, other, load_agent("pimc", game, seed=1, **SMALL), 2)
+    assert len(a) >= 5 and a == b
+
+
+@pytest.mark.parametrize("challenge,seed", [(None, 2), (None, 7), ("The Alamo", 1),
+                                            ("Gateway Arch", 4)])
+def test_never_beats_hindsight(challenge, seed):
+    game = solvers.load_game("c2c", challenge=challenge)
+    deal = shuffle_deal(challenge, seed)
+    _, state = play(game, deal, seed=0, samples=12, width=16)
+    best = hindsight_optimum(deal, challenge=challenge, time_limit=60)
+    assert best.status in ("optimal", "infeasible")
+    score = state.returns()[0]
+    if challenge is None:
+        assert score <= best.score
+    elif state.challenge_won():
+        assert best.won and score <= best.score
+    # and the player is not absurd: within 25 points of the clairvoyant
+    if best.score is not None and (challenge is None or state.challenge_won()):
+        assert score >= best.score - 25
+
+
+def test_plays_several_players():
+    game = solvers.load_game("c2c", players=3)
+    state = game.new_initial_state(seed=2)
+    agent = load_agent("pimc", game, seed=0, **SMALL)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            action = agent.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert len(state.scores()) == 3
+
+
+def test_refuses_other_games_and_bad_options():
+    with pytest.raises(SolversError):
+        load_agent("pimc", solvers.load_game("switchbacks", players=2))
+    with pytest.raises(SolversError):
+        load_agent("pimc", solvers.load_game("c2c"), samples=0)
+
+
+def test_sampled_outcomes_match_the_beam_on_a_known_future():
+    # In the last round the future holds no card: the per-move beam is an
+    # exhaustive search of the round, so each move's value is the best
+    # finish after it, checked here by brute force over the round's moves.
+    game = solvers.load_game("c2c")
+    state = game.new_initial_state(seed=6)
+    while not (state.round == 5 and state.step == "cross" and not state.is_chance_node()):
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            state.apply_action(state.legal_actions()[-1])
+
+    def best_finish(s):
+        if s.is_terminal():
+            return s.returns()[0]
+        best = -1
+        for a in s.legal_actions():
+            t = s.clone()
+            t.apply_action(a)
+            best = max(best, best_finish(t))
+        return best
+
+    actions = state.legal_actions()
+    got = state.sampled_outcomes(actions, 2, 4096, seed=0)
+    for a, row in zip(actions, got):
+        t = state.clone()
+        t.apply_action(a)
+        assert list(row) == [best_finish(t)] * 2
