@@ -14,6 +14,7 @@ from solvers.errors import SolversError
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
+from solvers.games.c2c.online import REPORT_ONLINE
 
 from .common import (MAX_SHUFFLES, backend_options, default_workers, out, percent, print_json,
                      progress, start_backend)
@@ -21,7 +22,7 @@ from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
 DEFAULT_SHUFFLES_ALL = 100
-DEFAULT_ONLINE = "mcts:iterations=2000"
+DEFAULT_ONLINE = REPORT_ONLINE
 PLOT_EXTRA = 'pip install ".[plot]"'
 
 

@@ -1,9 +1,11 @@
 """The online player's record: play solo challenges seeing only the revealed
 cards, on the same shuffles as the hindsight ceiling, so the gap is visible.
 
-The player is any agent (``solvers.load_agent``); the default is MCTS over
-the kernel, which re-deals the unseen cards in every iteration and so never
-reads the future of the deck.
+The player is any agent (``solvers.load_agent``); the reports' default is
+``REPORT_ONLINE``, a cheap setting of the perfect-information Monte Carlo
+player (:mod:`solvers.agents.c2c_pimc`), which re-deals the unseen cards for
+every look ahead and so never reads the future of the deck; ``STRONG_ONLINE``
+is the same player given more futures, the one ``play`` asks for hints.
 """
 
 from __future__ import annotations
@@ -13,6 +15,11 @@ from dataclasses import dataclass, field
 
 from ...stats import wilson_interval
 from .data import CoastMap
+
+# The strong online player (about 1 s a decision at most on one core) and
+# the cheap setting the challenge reports use (tens of milliseconds).
+STRONG_ONLINE = "pimc:samples=32,width=64,refine=64,keep=4"
+REPORT_ONLINE = "pimc:samples=8,width=16,refine=16,keep=2"
 
 
 @dataclass
