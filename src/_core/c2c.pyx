@@ -1022,31 +1022,60 @@ cdef int beam_run(Beam *B, const int8_t *cards, int rounds) noexcept nogil:
     return beam_best(B, start, end)
 
 
+cdef int beam_settle(Beam *B, int start, int end) noexcept nogil:
+    """The one sheet a player who does not know the next cards keeps at the
+    end of a round: the best valued of ``[start, end)`` (the first of equals)."""
+    cdef int j, best = start
+    for j in range(start + 1, end):
+        if B.hist[j].value > B.hist[best].value:
+            best = j
+    return best
+
+
 cdef int beam_from(Beam *B, const BeamEntry *root, const int8_t *current, const int8_t *future,
-                   int rounds) noexcept nogil:
+                   int rounds, bint by_round, uint32_t unseen) noexcept nogil:
     """The search from one sheet: first the circles still due with the
     round's ``current`` cards (NULL: the turn is over), then ``rounds``
     whole rounds of ``future`` cards. The best final score (every required
-    location circled), or -1."""
-    cdef int start = 0, end, i, r, best
+    location circled), or minus the fewest required locations a final sheet
+    misses.
+
+    Without ``by_round``: hindsight, every future card known. With it, a player
+    who sees one round at a time: within a round it searches the round's
+    cards (the beam), at the round's end it keeps the one sheet it values
+    best, hoping for the ``unseen`` cards (the deck not yet dealt) rather
+    than for the ones that will come."""
+    cdef int start = 0, end, i, r, best, t, missing
     B.n_hist = 1
     B.n_kids = 0
     B.hist[0] = root[0]
     B.hist[0].parent = -1
-    B.future = 0
-    for i in range(4 * rounds):
-        B.future |= bit(future[i])
+    B.future = unseen if by_round else 0
+    if not by_round:
+        for i in range(4 * rounds):
+            B.future |= bit(future[i])
     end = 1
     if current != NULL:
         start = beam_circle_layers(B, start, end, current)
         end = B.n_hist
     for r in range(rounds):
+        if by_round and end > start + 1:
+            start = beam_settle(B, start, end)
+            end = start + 1
         start = beam_cross_layer(B, start, end, future + 4 * r)
         end = B.n_hist
         start = beam_circle_layers(B, start, end, future + 4 * r)
         end = B.n_hist
     best = beam_best(B, start, end)
-    return -1 if best < 0 else sheet_score(B.P, B.hist[best].circled, B.hist[best].exact).total
+    if best >= 0:
+        return sheet_score(B.P, B.hist[best].circled, B.hist[best].exact).total
+    # No final sheet circles every required location: how close the best came.
+    missing = 32
+    for i in range(start, end):
+        t = c2c_popcount(B.required & ~B.hist[i].circled)
+        if t < missing:
+            missing = t
+    return -missing
 
 
 cdef int beam_alloc(Beam *B, const C2CParams *P, int width, int rounds) noexcept nogil:
@@ -1080,16 +1109,20 @@ cdef void beam_free(Beam *B) noexcept nogil:
 
 
 cdef int sampled_outcome(const C2CParams *P, const C2CState *s, int p, int action,
-                         Beam *B) noexcept nogil:
+                         Beam *B, bint by_round) noexcept nogil:
     """Seat ``p``'s final score when it plays ``action`` in ``s`` (whose
-    future deck order is taken as known) and then the beam's plan; -1 when
-    that plan misses a required location."""
+    future deck order is taken as known) and then the beam's plan; when no
+    plan the beam kept circles every required location, minus the fewest
+    required locations missed."""
     cdef C2CState u
     cdef int8_t current[4]
     cdef int i, r = s.round, rounds
+    cdef uint32_t unseen = 0
     cdef BeamEntry root
     memcpy(&u, s, sizeof(C2CState))
     c2c_apply_action(P, &u, action)
+    if by_round:
+        unseen = undealt_mask(P, &u)
     root.circled, root.crossed, root.exact = u.circled[p], u.crossed[p], u.exact[p]
     root.value, root.card, root.loc, root.used = 0, -1, BEAM_PASS, 0
     rounds = C2C_ROUNDS - r
@@ -1100,8 +1133,8 @@ cdef int sampled_outcome(const C2CParams *P, const C2CState *s, int p, int actio
             current[i] = u.dealt[i]
             if u.used & bit(u.dealt[i]):
                 root.used |= <uint8_t> (1 << i)
-        return beam_from(B, &root, current, &u.order[u.pos], rounds)
-    return beam_from(B, &root, NULL, &u.order[u.pos], rounds)
+        return beam_from(B, &root, current, &u.order[u.pos], rounds, by_round, unseen)
+    return beam_from(B, &root, NULL, &u.order[u.pos], rounds, by_round, unseen)
 
 
 # --------------------------------------------------------------------------
@@ -1428,16 +1461,20 @@ cdef class CoastKernelState:
         c2c_determinize(self.P, &self.s, player, &r)
 
     def sampled_outcomes(self, actions, int samples, int width, seed: int, int hope=4,
-                         int partial=0):
+                         int partial=0, bint by_round=False):
         """What each of ``actions`` leads to over ``samples`` re-dealt futures.
 
         For the seat to move: each sample re-deals every card it has not
         seen (as ``resample`` does, one seed stream for all samples), then
         for each action the hindsight beam search (``width`` sheets) plays
         the seat's own sheet to the end on that future. Returns an int32
-        array ``[len(actions), samples]`` of final scores, -1 where the
-        beam's best sheet misses a required location. The same samples serve
+        array ``[len(actions), samples]`` of final scores; where no sheet
+        the beam kept circles every required location, minus the fewest
+        such locations a sheet misses (-1, -2, ...). The same samples serve
         every action, so their differences are not noise of the dealing.
+        ``by_round``: the seat plays on seeing one round at a time (the beam
+        searches each round's cards, then keeps its best valued sheet) instead
+        of with hindsight of the whole future.
 
             >>> import solvers
             >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
@@ -1474,7 +1511,7 @@ cdef class CoastKernelState:
                     memcpy(&t, &self.s, sizeof(C2CState))
                     c2c_determinize(self.P, &t, p, &r)
                     for i in range(na):
-                        view[i, k] = sampled_outcome(self.P, &t, p, act[i], &B)
+                        view[i, k] = sampled_outcome(self.P, &t, p, act[i], &B, by_round)
         finally:
             beam_free(&B)
         return out

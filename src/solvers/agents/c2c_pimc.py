@@ -36,7 +36,11 @@ from typing import Any
 from ..errors import SolversError
 from ..game import Game, State
 from .base import Agent, register
-from .searching import _whole
+from .searching import _choice, _whole
+
+# How a future is played out: with hindsight of all its cards, or one round
+# at a time (search the round's cards, keep the best valued sheet).
+LOOKAHEADS = ("hindsight", "round")
 
 
 # The beam's look-ahead weights, as the hindsight optimum uses them
@@ -46,13 +50,15 @@ BEAM_PARTIAL = 4
 
 
 def move_values(state: Any, actions: list[int], samples: int, width: int, seed: int,
-                challenge: bool) -> list[tuple[float, float, int]]:
-    """Per action ``(win rate, mean score, samples)`` over re-dealt futures
-    (:meth:`CoastKernelState.sampled_outcomes`); without a challenge the win
-    rate is 1.0 and the mean covers every sample, with one it covers the
-    winning samples (0.0 when none wins)."""
+                challenge: bool, by_round: bool = False) -> list[tuple[float, float, int, float]]:
+    """Per action ``(win rate, mean score, samples, mean missing)`` over
+    re-dealt futures (:meth:`CoastKernelState.sampled_outcomes`). Without a
+    challenge the win rate is 1.0 and the mean covers every sample; with one
+    the mean covers the winning samples (0.0 when none wins) and ``mean
+    missing`` is the mean count of required locations the lost samples'
+    best sheets miss, over all samples (0.0 when every sample wins)."""
     table = state.sampled_outcomes(actions, samples, width, seed, hope=BEAM_HOPE,
-                                   partial=BEAM_PARTIAL)
+                                   partial=BEAM_PARTIAL, by_round=by_round)
     rows = []
     for line in table:
         won = line >= 0
@@ -61,17 +67,19 @@ def move_values(state: Any, actions: list[int], samples: int, width: int, seed: 
             mean = float(line[won].mean()) if wins else 0.0
         else:
             mean = float(line.mean())
-        rows.append((wins / samples, mean, samples))
+        missing = float(-line[~won].sum()) / samples
+        rows.append((wins / samples, mean, samples, missing))
     return rows
 
 
-def _merge(a: tuple[float, float, int], b: tuple[float, float, int]) -> tuple[float, float, int]:
+def _merge(a: tuple[float, float, int, float],
+           b: tuple[float, float, int, float]) -> tuple[float, float, int, float]:
     """Two estimates of one move over disjoint samples, as one."""
-    (ra, ma, na), (rb, mb, nb) = a, b
+    (ra, ma, na, xa), (rb, mb, nb, xb) = a, b
     wa, wb = ra * na, rb * nb
     wins = wa + wb
     mean = (ma * wa + mb * wb) / wins if wins else 0.0
-    return wins / (na + nb), mean, na + nb
+    return wins / (na + nb), mean, na + nb, (xa * na + xb * nb) / (na + nb)
 
 
 @register("pimc")
@@ -82,17 +90,21 @@ class PIMCAgent(Agent):
     Options: ``seed``; ``samples`` (futures per move, default 24);
     ``width`` (the beam's sheets, default 24); ``keep`` and ``refine``: the
     ``keep`` best moves of the first stage get ``refine`` more futures each
-    (defaults 4 and 48; ``refine=0`` stops after one stage).
+    (defaults 4 and 48; ``refine=0`` stops after one stage); ``lookahead``:
+    ``hindsight`` (the beam sees the whole sampled future) or ``round`` (it
+    sees one round at a time and keeps its best valued sheet at each round's
+    end, a player without foresight).
 
     Ranking: with a challenge by the share of futures won, then the mean
-    winning score (``value`` is the share); otherwise by the mean final
+    winning score (``value`` is the share); when no future wins, by the
+    fewest required locations missed on average; otherwise by the mean final
     score (``value``). ``visits`` counts the futures a move was judged on.
     """
 
-    options = ("seed", "samples", "width", "keep", "refine")
+    options = ("seed", "samples", "width", "keep", "refine", "lookahead")
 
     def __init__(self, game: Game, seed: int | None = None, samples: int = 24, width: int = 24,
-                 keep: int = 4, refine: int = 48):
+                 keep: int = 4, refine: int = 48, lookahead: str = "hindsight"):
         super().__init__(game, seed)
         if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
             raise SolversError("the pimc agent plays Coast to Coast on the kernel "
@@ -101,25 +113,31 @@ class PIMCAgent(Agent):
         self.width = _whole("width", width, 1)
         self.keep = _whole("keep", keep, 1)
         self.refine = _whole("refine", refine, 0)
+        self.by_round = _choice("lookahead", lookahead, LOOKAHEADS) == "round"
         self.challenge = game.num_players == 1 and getattr(game, "challenge", None) is not None
 
-    def _key(self, est: tuple[float, float, int]) -> tuple[float, float]:
-        rate, mean, _ = est
-        return (rate, mean) if self.challenge else (mean, 0.0)
+    def _key(self, est: tuple[float, float, int, float]) -> tuple[float, float]:
+        rate, mean, _, missing = est
+        if not self.challenge:
+            return (mean, 0.0)
+        # No future won: the move whose futures come closest (fewest required
+        # locations missed) is the best hope.
+        return (rate, mean) if rate > 0 else (0.0, -missing)
 
-    def estimates(self, state: State) -> dict[int, tuple[float, float, int]]:
-        """Every legal action's ``(win rate, mean score, samples)``."""
+    def estimates(self, state: State) -> dict[int, tuple[float, float, int, float]]:
+        """Every legal action's ``(win rate, mean score, samples, mean missing)``
+        (:func:`move_values`)."""
         self._check(state)
         actions = state.legal_actions()
         seed = self.rng.next()
         if len(actions) == 1:
-            return {actions[0]: (1.0, 0.0, 0)}
+            return {actions[0]: (1.0, 0.0, 0, 0.0)}
         est = dict(zip(actions, move_values(state, actions, self.samples, self.width, seed,
-                                            self.challenge)))
+                                            self.challenge, self.by_round)))
         if self.refine and len(actions) > 1:
             ranked = sorted(actions, key=lambda a: self._key(est[a]), reverse=True)[:self.keep]
             more = move_values(state, ranked, self.refine, self.width, self.rng.next(),
-                               self.challenge)
+                               self.challenge, self.by_round)
             for a, e in zip(ranked, more):
                 est[a] = _merge(est[a], e)
         return est

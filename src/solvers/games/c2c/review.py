@@ -128,8 +128,8 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
             legal = state.legal_actions()
             if len(legal) > 1:
                 rows = move_values(state, legal, samples, width, rng.next(), challenge)
-                worth = {a: _expected(r, m, challenge) for a, (r, m, _) in zip(legal, rows)}
-                rate = {a: r for a, (r, _, _) in zip(legal, rows)}
+                worth = {a: _expected(r, m, challenge) for a, (r, m, _, _) in zip(legal, rows)}
+                rate = {a: r for a, (r, _, _, _) in zip(legal, rows)}
                 best = max(legal, key=lambda a: (worth[a], rate[a]))
                 decisions.append(Decision(
                     len(decisions), state.round, state.action_to_string(action),
