@@ -134,3 +134,32 @@ def test_sampled_outcomes_match_the_beam_on_a_known_future():
         t = state.clone()
         t.apply_action(a)
         assert list(row) == [best_finish(t)] * 2
+
+
+# Wrigley Field, seeded shuffle 17 of seed 0 (solvers.optimize.c2c.ceiling):
+# hindsight wins it; MCTS (mcts:iterations=2000, the online player before
+# pimc) loses it on every seed tried, pimc wins it.
+FORESIGHT_DEAL = [
+    "Empire State Building", "Golden Gate Bridge", "Mount Rushmore", "Niagara Falls",
+    "Great Smoky Mountains", "Children's Museum of Indianapolis", "Beale Street", "Chase Field",
+    "College World Series", "Disney World", "Negro Leagues Baseball Museum", "Oklahoma City Zoo",
+    "Cedar Point", "Yellowstone National Park", "Great Salt Lake", "Gateway Arch",
+    "Bourbon Street", "Space Needle", "Gulf Shores", "Little League World Series",
+    "Baseball Hall of Fame", "Phipps Conservatory and Botanical Gardens", "Pike's Peak",
+    "Freedom Trail",
+]
+
+
+def test_wins_a_challenge_deal_that_mcts_loses():
+    from solvers.games.c2c.deal import parse_deal
+    from solvers.games.c2c.online import play_deal
+
+    game = solvers.load_game("c2c", challenge="Wrigley Field")
+    deal = parse_deal(FORESIGHT_DEAL, game.map, game.challenge)
+    assert hindsight_optimum(deal, challenge="Wrigley Field", objective=False).won
+    for seed in (0, 1, 2):
+        assert play_deal(game.map, game.challenge, deal, "mcts:iterations=2000", seed)[0] is False
+    for seed in (0, 1):
+        won, _ = play_deal(game.map, game.challenge, deal, "pimc:samples=8,width=16,refine=16,keep=2",
+                           seed)
+        assert won
