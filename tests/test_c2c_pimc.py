@@ -13,9 +13,10 @@ SMALL = dict(samples=6, width=8, refine=6, keep=2)
 
 
 def play(game, deal, seed, **options):
-    """Play ``deal`` with a fresh pimc agent; (moves in words, final state)."""
+    """Play ``deal`` (None: the seeded deal of ``seed``) with a fresh pimc
+    agent in every seat; (moves in words, final state)."""
     agent = load_agent("pimc", game, seed=seed, **{**SMALL, **options})
-    state = game.state_from_deal(deal)
+    state = game.state_from_deal(deal) if deal is not None else game.new_initial_state(seed=seed)
     moves = []
     while not state.is_terminal():
         if state.is_chance_node():
@@ -86,17 +87,8 @@ def test_never_beats_hindsight(challenge, seed):
 
 
 def test_plays_several_players():
-    game = solvers.load_game("c2c", players=3)
-    state = game.new_initial_state(seed=2)
-    agent = load_agent("pimc", game, seed=0, **SMALL)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.seeded_outcome())
-        else:
-            action = agent.step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-    assert len(state.scores()) == 3
+    moves, state = play(solvers.load_game("c2c", players=3), None, seed=2)
+    assert len(state.scores()) == 3 and len(moves) > 3 * 20
 
 
 def test_refuses_other_games_and_bad_options():
