@@ -98,7 +98,8 @@ def test_refuses_other_games_and_bad_options():
         load_agent("pimc", solvers.load_game("c2c"), samples=0)
 
 
-def test_sampled_outcomes_match_the_beam_on_a_known_future():
+@pytest.mark.parametrize("by_round", [False, True])
+def test_sampled_outcomes_match_the_beam_on_a_known_future(by_round):
     # In the last round the future holds no card: the per-move beam is an
     # exhaustive search of the round, so each move's value is the best
     # finish after it, checked here by brute force over the round's moves.
@@ -121,7 +122,7 @@ def test_sampled_outcomes_match_the_beam_on_a_known_future():
         return best
 
     actions = state.legal_actions()
-    got = state.sampled_outcomes(actions, 2, 4096, seed=0)
+    got = state.sampled_outcomes(actions, 2, 4096, seed=0, by_round=by_round)
     for a, row in zip(actions, got):
         t = state.clone()
         t.apply_action(a)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from ..errors import SolversError
 from ..game import Game, State
 from .base import Agent, register
