@@ -95,9 +95,11 @@ class PIMCAgent(Agent):
     end, a player without foresight).
 
     Ranking: with a challenge by the share of futures won, then the mean
-    winning score (``value`` is the share); when no future wins, by the
-    fewest required locations missed on average; otherwise by the mean final
-    score (``value``). ``visits`` counts the futures a move was judged on.
+    winning score; when no future wins, by the fewest required locations
+    missed on average; otherwise by the mean final score. ``value`` is the
+    expected final score of one's own sheet after the move (a lost challenge
+    scoring 0: the share won times the mean winning score); ``visits``
+    counts the futures a move was judged on.
     """
 
     options = ("seed", "samples", "width", "keep", "refine", "lookahead")
@@ -144,8 +146,7 @@ class PIMCAgent(Agent):
     def analyse(self, state: State) -> list[dict[str, Any]]:
         est = self.estimates(state)
         order = sorted(est, key=lambda a: self._key(est[a]), reverse=True)
-        return [self._row(state, a, est[a][0] if self.challenge else est[a][1], est[a][2])
-                for a in order]
+        return [self._row(state, a, est[a][0] * est[a][1], est[a][2]) for a in order]
 
 
 __all__ = ["PIMCAgent", "move_values"]
