@@ -14,6 +14,7 @@ from solvers.errors import SolversError
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
+from solvers.games.c2c.online import REPORT_ONLINE
 
 from .common import (MAX_SHUFFLES, backend_options, default_workers, out, percent, print_json,
                      progress, start_backend)
@@ -21,7 +22,7 @@ from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
 DEFAULT_SHUFFLES_ALL = 100
-DEFAULT_ONLINE = "mcts:iterations=2000"
+DEFAULT_ONLINE = REPORT_ONLINE
 PLOT_EXTRA = 'pip install ".[plot]"'
 
 
@@ -112,6 +113,9 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
         All 32 challenges in one table, sorted by difficulty.
     solve c2c play --challenge NAME
         Play a challenge (or a game against AI players) in the terminal.
+    solve c2c review GAME.json
+        A game you played and saved: its score, the hindsight best, and the
+        decisions that cost the most.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -367,5 +371,7 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 
 
 from .play_c2c import play  # noqa: E402
+from .review_c2c import review  # noqa: E402
 
 c2c.add_command(play)
+c2c.add_command(review)

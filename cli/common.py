@@ -179,6 +179,9 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
             if kind == "greedy":
                 label = "score after"
                 note = "score after: your score once the move is made (the greedy AI looks no further)"
+            elif kind == "pimc" and state.game.num_players > 1:
+                note = ("value: the AI's estimate of your own final score after the move "
+                        "(this AI plays its own sheet and does not weigh the others')")
             for row in ai.analyse(state)[:3]:
                 if kind == "random":
                     out.print(f"  AI suggests: {row['move']}  (a random choice: the random AI "

@@ -29,6 +29,7 @@ import click
 import solvers
 from solvers.errors import SolversError
 from solvers.games.c2c.data import CoastMap
+from solvers.games.c2c.online import STRONG_ONLINE
 
 from .common import ask_move, make_agent, out, play_until_seat_zero
 
@@ -47,7 +48,7 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Seats; you are seat 0, the others are AI players.")
 @click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
-@click.option("--ai", "ai_spec", default="mcts:iterations=3000", show_default=True,
+@click.option("--ai", "ai_spec", default=STRONG_ONLINE, show_default=True,
               help="The AI for the other seats and for hints, as an agent spec.")
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet in the JSON schema of the built-in one.")

@@ -31,8 +31,9 @@ def positions():
 
 
 def test_agent_names():
-    # The four built-in kinds, and OpenSpiel's ISMCTS bot behind the optional extra.
-    assert agent_names() == sorted(KINDS + ["openspiel"])
+    # The four built-in kinds, Coast to Coast's own pimc (tests/test_c2c_pimc.py),
+    # and OpenSpiel's ISMCTS bot behind the optional extra.
+    assert agent_names() == sorted(KINDS + ["openspiel", "pimc"])
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -794,32 +794,12 @@ cdef class GameCore:
         for i, c in enumerate(cards):
             deal[i] = c
         cdef Beam B
-        # Sizes in 64 bits: width * (3n + 4) and the history stay below
-        # 2**31 (beam_max_width), the table below 2**32 entries.
-        cdef int64_t kids = <int64_t> width * (3 * n + 4), table = 1
-        cdef int64_t n_hist = <int64_t> width * (1 + 4 * rounds) + 4
-        while table < 2 * kids:
-            table <<= 1
-        B.P = &self.params
         B.required = required
         B.hope = hope
         B.partial = partial
-        B.width = width
-        B.n_hist = B.n_kids = 0
-        B.table_mask = <uint32_t> (table - 1)
-        B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> n_hist)
-        B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> kids)
-        B.table = <int32_t *> malloc(sizeof(int32_t) * <size_t> table)
-        B.rank = <int64_t *> malloc(sizeof(int64_t) * <size_t> kids)
-        B.slot = <uint32_t *> malloc(sizeof(uint32_t) * <size_t> kids)
         try:
-            if (B.hist == NULL or B.kids == NULL or B.table == NULL or B.rank == NULL
-                    or B.slot == NULL):
-                need = (sizeof(BeamEntry) * (n_hist + kids) + sizeof(int32_t) * table
-                        + (sizeof(int64_t) + sizeof(uint32_t)) * kids)
-                raise SolversError(f"not enough memory for a beam of width {width:,} "
-                                   f"({need / 2**30:.1f} GiB)")
-            memset(B.table, 0xFF, sizeof(int32_t) * table)
+            if beam_alloc(&B, &self.params, width, rounds) < 0:
+                raise SolversError(beam_memory_error(width, self.params.n, rounds))
             with nogil:
                 best = beam_run(&B, deal, rounds)
             if best < 0:
@@ -831,11 +811,7 @@ cdef class GameCore:
                 moves.append((B.hist[j].card, B.hist[j].loc))
                 j = B.hist[j].parent
         finally:
-            c_free(B.hist)
-            c_free(B.kids)
-            c_free(B.table)
-            c_free(B.rank)
-            c_free(B.slot)
+            beam_free(&B)
         moves.reverse()
         plan = []
         for card, loc in moves:
@@ -997,14 +973,80 @@ cdef int beam_keep(Beam *B) noexcept nogil:
     return start
 
 
+cdef int beam_cross_layer(Beam *B, int start, int end, const int8_t *cards) noexcept nogil:
+    """Each sheet of ``[start, end)`` crosses off one of a round's 4 cards;
+    returns where the kept layer starts."""
+    cdef int j, slot
+    cdef uint32_t b
+    cdef BeamEntry e
+    for slot in range(4):
+        B.future &= ~bit(cards[slot])
+    for j in range(start, end):
+        e = B.hist[j]
+        for slot in range(4):
+            b = bit(cards[slot])
+            beam_offer(B, e.circled & ~b, e.crossed | b, e.exact, 1 << slot, j, cards[slot],
+                       BEAM_CROSS)
+    return beam_keep(B)
+
+
+cdef int beam_circle_layers(Beam *B, int start, int end, const int8_t *cards) noexcept nogil:
+    """The circles of a round with the 4 ``cards`` (a sheet's ``used`` bits
+    say which are spent): three layers of one circle each, a sheet that can
+    circle nothing passing; returns where the last kept layer starts."""
+    cdef const C2CParams *P = B.P
+    cdef int j, step, slot, loc, card
+    cdef uint32_t reach, room, locs, c, b
+    cdef bint moved
+    cdef BeamEntry e
+    for step in range(3):
+        for j in range(start, end):
+            e = B.hist[j]
+            reach = 0
+            c = e.circled
+            while c:
+                reach |= P.neighbours[c2c_ctz32(c)]
+                c &= c - 1
+            room = reach & ~e.circled & ~e.crossed
+            moved = False
+            for slot in range(4):
+                if e.used >> slot & 1:
+                    continue
+                card = cards[slot]
+                locs = P.matches[card] & room
+                while locs:
+                    loc = c2c_ctz32(locs)
+                    locs &= locs - 1
+                    b = bit(loc)
+                    beam_offer(B, e.circled | b, e.crossed, e.exact | (b if loc == card else 0),
+                               e.used | (1 << slot), j, card, loc)
+                    moved = True
+            if not moved:
+                beam_offer(B, e.circled, e.crossed, e.exact, 0xF, j, -1, BEAM_PASS)
+        start = beam_keep(B)
+        end = B.n_hist
+    return start
+
+
+cdef int beam_best(Beam *B, int start, int end) noexcept nogil:
+    """The history index of the best-scoring sheet of ``[start, end)`` that
+    circles every required location, or -1."""
+    cdef int j, t, best = -1, best_score = -1
+    for j in range(start, end):
+        if B.hist[j].circled & B.required != B.required:
+            continue
+        t = sheet_score(B.P, B.hist[j].circled, B.hist[j].exact).total
+        if t > best_score:
+            best_score = t
+            best = j
+    return best
+
+
 cdef int beam_run(Beam *B, const int8_t *cards, int rounds) noexcept nogil:
     """The whole search; returns the history index of the best final sheet
     (one that circles every required location), or -1."""
-    cdef const C2CParams *P = B.P
-    cdef int start, end, i, j, r, step, slot, loc, best = -1, best_score = -1, card, t
-    cdef uint32_t setup = 0, reach, room, locs, c, b
-    cdef bint moved
-    cdef BeamEntry e
+    cdef int start, end, i, r
+    cdef uint32_t setup = 0, b
     for i in range(4):
         setup |= bit(cards[i])
     B.future = 0
@@ -1016,50 +1058,140 @@ cdef int beam_run(Beam *B, const int8_t *cards, int rounds) noexcept nogil:
     start = beam_keep(B)
     end = B.n_hist
     for r in range(1, rounds + 1):
-        for slot in range(4):
-            B.future &= ~bit(cards[4 * r + slot])
-        for j in range(start, end):
-            e = B.hist[j]
-            for slot in range(4):
-                b = bit(cards[4 * r + slot])
-                beam_offer(B, e.circled & ~b, e.crossed | b, e.exact, 1 << slot, j,
-                           cards[4 * r + slot], BEAM_CROSS)
-        start = beam_keep(B)
+        start = beam_cross_layer(B, start, end, cards + 4 * r)
         end = B.n_hist
-        for step in range(3):
-            for j in range(start, end):
-                e = B.hist[j]
-                reach = 0
-                c = e.circled
-                while c:
-                    reach |= P.neighbours[c2c_ctz32(c)]
-                    c &= c - 1
-                room = reach & ~e.circled & ~e.crossed
-                moved = False
-                for slot in range(4):
-                    if e.used >> slot & 1:
-                        continue
-                    card = cards[4 * r + slot]
-                    locs = P.matches[card] & room
-                    while locs:
-                        loc = c2c_ctz32(locs)
-                        locs &= locs - 1
-                        b = bit(loc)
-                        beam_offer(B, e.circled | b, e.crossed, e.exact | (b if loc == card else 0),
-                                   e.used | (1 << slot), j, card, loc)
-                        moved = True
-                if not moved:
-                    beam_offer(B, e.circled, e.crossed, e.exact, 0xF, j, -1, BEAM_PASS)
-            start = beam_keep(B)
-            end = B.n_hist
-    for j in range(start, end):
-        if B.hist[j].circled & B.required != B.required:
-            continue
-        t = sheet_score(P, B.hist[j].circled, B.hist[j].exact).total
-        if t > best_score:
-            best_score = t
+        start = beam_circle_layers(B, start, end, cards + 4 * r)
+        end = B.n_hist
+    return beam_best(B, start, end)
+
+
+cdef int beam_settle(Beam *B, int start, int end) noexcept nogil:
+    """The one sheet a player who does not know the next cards keeps at the
+    end of a round: the best valued of ``[start, end)`` (the first of equals)."""
+    cdef int j, best = start
+    for j in range(start + 1, end):
+        if B.hist[j].value > B.hist[best].value:
             best = j
     return best
+
+
+cdef int beam_from(Beam *B, const BeamEntry *root, const int8_t *current, const int8_t *future,
+                   int rounds, bint by_round, uint32_t unseen) noexcept nogil:
+    """The search from one sheet: first the circles still due with the
+    round's ``current`` cards (NULL: the turn is over), then ``rounds``
+    whole rounds of ``future`` cards. The best final score (every required
+    location circled), or minus the fewest required locations a final sheet
+    misses.
+
+    Without ``by_round``: hindsight, every future card known. With it, a player
+    who sees one round at a time: within a round it searches the round's
+    cards (the beam), at the round's end it keeps the one sheet it values
+    best, hoping for the ``unseen`` cards (the deck not yet dealt) rather
+    than for the ones that will come."""
+    cdef int start = 0, end, i, r, best, t, missing
+    B.n_hist = 1
+    B.n_kids = 0
+    B.hist[0] = root[0]
+    B.hist[0].parent = -1
+    B.future = unseen if by_round else 0
+    if not by_round:
+        for i in range(4 * rounds):
+            B.future |= bit(future[i])
+    end = 1
+    if current != NULL:
+        start = beam_circle_layers(B, start, end, current)
+        end = B.n_hist
+    for r in range(rounds):
+        if by_round and end > start + 1:
+            start = beam_settle(B, start, end)
+            end = start + 1
+        start = beam_cross_layer(B, start, end, future + 4 * r)
+        end = B.n_hist
+        start = beam_circle_layers(B, start, end, future + 4 * r)
+        end = B.n_hist
+    best = beam_best(B, start, end)
+    if best >= 0:
+        return sheet_score(B.P, B.hist[best].circled, B.hist[best].exact).total
+    # No final sheet circles every required location: how close the best came.
+    missing = 32
+    for i in range(start, end):
+        t = c2c_popcount(B.required & ~B.hist[i].circled)
+        if t < missing:
+            missing = t
+    return -missing
+
+
+cdef int beam_alloc(Beam *B, const C2CParams *P, int width, int rounds) noexcept nogil:
+    """The buffers of a beam of ``width`` over ``rounds`` rounds; 0, or -1
+    when memory ran out (the buffers allocated so far are to be freed by
+    :func:`beam_free` all the same)."""
+    # Sizes in 64 bits: width * (3n + 4) and the history stay below 2**31
+    # for widths up to beam_max_width, the table below 2**32 entries.
+    cdef int64_t kids = <int64_t> width * (3 * P.n + 4), table = 1
+    cdef int64_t n_hist = <int64_t> width * (1 + 4 * rounds) + 4
+    while table < 2 * kids:
+        table <<= 1
+    B.P = P
+    B.width = width
+    B.n_hist = B.n_kids = 0
+    B.table_mask = <uint32_t> (table - 1)
+    B.hist = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> n_hist)
+    B.kids = <BeamEntry *> malloc(sizeof(BeamEntry) * <size_t> kids)
+    B.table = <int32_t *> malloc(sizeof(int32_t) * <size_t> table)
+    B.rank = <int64_t *> malloc(sizeof(int64_t) * <size_t> kids)
+    B.slot = <uint32_t *> malloc(sizeof(uint32_t) * <size_t> kids)
+    if B.hist == NULL or B.kids == NULL or B.table == NULL or B.rank == NULL or B.slot == NULL:
+        return -1
+    memset(B.table, 0xFF, sizeof(int32_t) * table)
+    return 0
+
+
+def beam_memory_error(width, n, rounds):
+    """The one-line message for a beam whose buffers could not be allocated."""
+    kids = width * (3 * n + 4)
+    table = 1
+    while table < 2 * kids:
+        table <<= 1
+    need = (sizeof(BeamEntry) * (width * (1 + 4 * rounds) + 4 + kids) + sizeof(int32_t) * table
+            + (sizeof(int64_t) + sizeof(uint32_t)) * kids)
+    return f"not enough memory for a beam of width {width:,} ({need / 2**30:.1f} GiB)"
+
+
+cdef void beam_free(Beam *B) noexcept nogil:
+    c_free(B.hist)
+    c_free(B.kids)
+    c_free(B.table)
+    c_free(B.rank)
+    c_free(B.slot)
+
+
+cdef int sampled_outcome(const C2CParams *P, const C2CState *s, int p, int action,
+                         Beam *B, bint by_round) noexcept nogil:
+    """Seat ``p``'s final score when it plays ``action`` in ``s`` (whose
+    future deck order is taken as known) and then the beam's plan; when no
+    plan the beam kept circles every required location, minus the fewest
+    required locations missed."""
+    cdef C2CState u
+    cdef int8_t current[4]
+    cdef int i, r = s.round, rounds
+    cdef uint32_t unseen = 0
+    cdef BeamEntry root
+    memcpy(&u, s, sizeof(C2CState))
+    c2c_apply_action(P, &u, action)
+    if by_round:
+        unseen = undealt_mask(P, &u)
+    root.circled, root.crossed, root.exact = u.circled[p], u.crossed[p], u.exact[p]
+    root.value, root.card, root.loc, root.used = 0, -1, BEAM_PASS, 0
+    rounds = C2C_ROUNDS - r
+    if u.pos + 4 * rounds > P.deck_size:
+        rounds = (P.deck_size - u.pos) // 4
+    if u.round == r and u.player == p and u.step == C2C_CIRCLE and r > 0:
+        for i in range(4):
+            current[i] = u.dealt[i]
+            if u.used & bit(u.dealt[i]):
+                root.used |= <uint8_t> (1 << i)
+        return beam_from(B, &root, current, &u.order[u.pos], rounds, by_round, unseen)
+    return beam_from(B, &root, NULL, &u.order[u.pos], rounds, by_round, unseen)
 
 
 # --------------------------------------------------------------------------
@@ -1388,6 +1520,66 @@ cdef class CoastKernelState:
         """Re-deal in place what ``player`` cannot see (``GameDef.determinize``)."""
         cdef uint64_t r = <uint64_t> seed_from(seed)
         c2c_determinize(self.P, &self.s, player, &r)
+
+    def sampled_outcomes(self, actions, int samples, int width, seed: int, int hope=4,
+                         int partial=0, bint by_round=False):
+        """What each of ``actions`` leads to over ``samples`` re-dealt futures.
+
+        For the seat to move: each sample re-deals every card it has not
+        seen (as ``resample`` does, one seed stream for all samples), then
+        for each action the hindsight beam search (``width`` sheets) plays
+        the seat's own sheet to the end on that future. Returns an int32
+        array ``[len(actions), samples]`` of final scores; where no sheet
+        the beam kept circles every required location, minus the fewest
+        such locations a sheet misses (-1, -2, ...). The same samples serve
+        every action, so their differences are not noise of the dealing.
+        ``by_round``: the seat plays on seeing one round at a time (the beam
+        searches each round's cards, then keeps its best valued sheet) instead
+        of with hindsight of the whole future.
+
+            >>> import solvers
+            >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
+            >>> state.apply_seeded_chance()
+            >>> state.sampled_outcomes(state.legal_actions(), 3, 16, seed=1).shape
+            (4, 3)
+        """
+        cdef int p = c2c_current_player(self.P, &self.s)
+        if p < 0:
+            raise SolversError("sampled outcomes are for a player's decision")
+        if samples < 1 or width < 1:
+            raise SolversError("samples and width should be at least 1")
+        cdef int64_t widest = beam_max_width(self.P.n, C2C_ROUNDS + 1)
+        if width > widest:
+            raise SolversError(f"the beam width must be a whole number from 1 to {widest:,} "
+                               f"(the beam counts its sheets in 32 bits), not {width!r}")
+        acts = [as_index(a) for a in actions]
+        for a in acts:
+            if a is None or not self._is_legal(a):
+                raise IllegalActionError(f"{a!r} is not a legal action here")
+        cdef int na = len(acts), i, k
+        out = np.empty((na, samples), dtype=np.int32)
+        if na == 0:
+            return out
+        cdef int32_t[:, ::1] view = out
+        cdef int[::1] act = np.asarray(acts, dtype=np.intc)
+        cdef uint64_t r = <uint64_t> seed_from(seed)
+        cdef C2CState t
+        cdef Beam B
+        B.required = self.P.required if self.P.num_players == 1 else 0
+        B.hope = hope
+        B.partial = partial
+        try:
+            if beam_alloc(&B, self.P, width, C2C_ROUNDS + 1) < 0:
+                raise SolversError(beam_memory_error(width, self.P.n, C2C_ROUNDS + 1))
+            with nogil:
+                for k in range(samples):
+                    memcpy(&t, &self.s, sizeof(C2CState))
+                    c2c_determinize(self.P, &t, p, &r)
+                    for i in range(na):
+                        view[i, k] = sampled_outcome(self.P, &t, p, act[i], &B, by_round)
+        finally:
+            beam_free(&B)
+        return out
 
     def _search_returns(self) -> list:
         """``GameDef.returns``: the search utility (see :func:`c2c_returns`)."""

@@ -19,6 +19,7 @@ and ``endgame`` (exact search, averaged over determinisations).
 from .base import Agent, agent_names, load_agent, parse_agent_spec
 from .basic import GreedyAgent, RandomAgent
 from .searching import EndgameAgent, MCTSAgent
+from .c2c_pimc import PIMCAgent
 
 __all__ = ["Agent", "agent_names", "load_agent", "parse_agent_spec", "RandomAgent", "GreedyAgent",
-           "MCTSAgent", "EndgameAgent"]
+           "MCTSAgent", "EndgameAgent", "PIMCAgent"]

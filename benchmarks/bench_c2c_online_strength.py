@@ -1,0 +1,184 @@
+"""How close Coast to Coast's online players come to the hindsight ceiling.
+
+Targets (issue 13), on the same seeded shuffles for every player:
+
+* the strong player (``STRONG``, at most 1 s a decision on one core): at
+  least 0.92 of the ceiling's wins on Wrigley Field and on Cedar Point
+  (200 shuffles each), and a mean score at least 0.95 of the hindsight mean
+  without a challenge (100 deals);
+* the report setting (``REPORT``, the default ``--online`` of the challenge
+  reports, at most 50 ms a decision): 0.85 of the ceiling's wins, 0.92 of
+  the hindsight mean;
+* several players: the strong player wins at least half of 3-player games
+  against two copies of ``mcts`` given the same time per move (100 games,
+  seats rotated, a shared first place counted as a share).
+
+The full runs take hours on a shared machine, so their size is opt-in:
+``SOLVERS_C2C_STRENGTH_SHUFFLES`` shuffles per challenge (200 for the
+targets), ``SOLVERS_C2C_STRENGTH_DEALS`` deals without a challenge (100),
+``SOLVERS_C2C_STRENGTH_GAMES`` 3-player games (100). Without them, and under
+``--benchmark-disable`` (CI), each runs on 2 shuffles / deals / games and
+only the bookkeeping is checked (never above hindsight, legal play).
+Every run prints its numbers with the 95% Wilson interval and the baseline
+it is a ratio to.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import solvers
+from solvers.agents import load_agent, parse_agent_spec
+from solvers.games.c2c.deal import shuffle_deals
+from solvers.games.c2c.online import STRONG_ONLINE, REPORT_ONLINE
+from solvers.optimize.c2c import ceiling, hindsight_optimum
+from solvers.stats import wilson_interval
+
+STRONG = STRONG_ONLINE
+REPORT = REPORT_ONLINE
+TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
+           ("report", True): 0.85, ("report", False): 0.92}
+SPECS = {"strong": STRONG, "report": REPORT}
+BUDGET = {"strong": 1.0, "report": 0.05}     # seconds per decision
+
+
+def _size(name: str, full: int) -> tuple[int, bool]:
+    if name in os.environ:
+        return int(os.environ[name]), False
+    return 2, True
+
+
+def play(game, deal: list[int], spec: str, seed: int) -> tuple[object, float, int]:
+    """Play a known deal with a fresh agent; (final state, seconds, decisions)."""
+    agent = load_agent_spec(spec, game, seed)
+    state = game.state_from_deal(deal)
+    spent, decisions = 0.0, 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        else:
+            start = time.process_time()
+            action = agent.step(state)
+            spent += time.process_time() - start
+            decisions += 1
+            state.apply_action(action)
+    return state, spent, decisions
+
+
+@pytest.mark.parametrize("setting", ["strong", "report"])
+@pytest.mark.parametrize("challenge", ["Wrigley Field", "Cedar Point"])
+def bench_challenge_wins(benchmark, setting, challenge):
+    shuffles, quick = _size("SOLVERS_C2C_STRENGTH_SHUFFLES", 200)
+    game = solvers.load_game("c2c", challenge=challenge)
+
+    def run():
+        ceil = ceiling(challenge, shuffles=shuffles, seed=0)
+        outcomes = sorted(ceil.outcomes, key=lambda o: o.index)
+        won, spent, decisions = 0, 0.0, 0
+        for i, o in enumerate(outcomes):
+            state, s, d = play(game, o.deal, SPECS[setting], seed=i)
+            spent, decisions = spent + s, decisions + d
+            if state.challenge_won():
+                won += 1
+                assert o.won, f"shuffle {i}: won online but not with hindsight"
+        return ceil.won, won, spent / max(decisions, 1)
+
+    ceiling_wins, wins, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
+    assert wins <= ceiling_wins
+    if quick:
+        return
+    lo, hi = wilson_interval(wins, shuffles)
+    ratio = wins / ceiling_wins if ceiling_wins else 1.0
+    benchmark.extra_info.update({"challenge": challenge, "player": SPECS[setting],
+                                 "shuffles": shuffles, "wins": wins, "ci95": [lo, hi],
+                                 "ceiling_wins": ceiling_wins, "ratio": ratio,
+                                 "seconds_per_decision": per_decision})
+    print(f"\n{challenge}, {SPECS[setting]}: {wins}/{shuffles} won (95% CI {lo:.1%}-{hi:.1%}), "
+          f"ceiling {ceiling_wins}, ratio {ratio:.3f}; {per_decision * 1000:.0f} ms/decision")
+    assert per_decision <= BUDGET[setting]
+    assert ratio >= TARGETS[(setting, True)]
+
+
+@pytest.mark.parametrize("setting", ["strong", "report"])
+def bench_mean_score(benchmark, setting):
+    deals_n, quick = _size("SOLVERS_C2C_STRENGTH_DEALS", 100)
+    game = solvers.load_game("c2c")
+    deals = shuffle_deals(game.map, None, deals_n, 0)
+
+    def run():
+        total = best_total = 0
+        spent, decisions = 0.0, 0
+        for i, deal in enumerate(deals):
+            state, s, d = play(game, deal, SPECS[setting], seed=i)
+            spent, decisions = spent + s, decisions + d
+            best = hindsight_optimum(deal, time_limit=60).score
+            score = state.returns()[0]
+            assert score <= best, f"deal {i}: {score} online, {best} with hindsight"
+            total, best_total = total + score, best_total + best
+        return total / deals_n, best_total / deals_n, spent / max(decisions, 1)
+
+    mean, best, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
+    if quick:
+        return
+    benchmark.extra_info.update({"player": SPECS[setting], "deals": deals_n, "mean": mean,
+                                 "hindsight_mean": best, "ratio": mean / best,
+                                 "seconds_per_decision": per_decision})
+    print(f"\nno challenge, {SPECS[setting]}: mean {mean:.2f} over {deals_n} deals, hindsight "
+          f"{best:.2f}, ratio {mean / best:.3f}; {per_decision * 1000:.0f} ms/decision")
+    assert per_decision <= BUDGET[setting]
+    assert mean / best >= TARGETS[(setting, False)]
+
+
+def _play_three(game, specs: list[str], seed: int) -> tuple[list[float], list[float], list[int]]:
+    """One 3-player game; per seat the win share, seconds spent and decisions."""
+    agents = [load_agent_spec(spec, game, seed=100 * seed + s) for s, spec in enumerate(specs)]
+    spent, decisions = [0.0] * 3, [0] * 3
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+            continue
+        p = state.current_player()
+        start = time.process_time()
+        action = agents[p].step(state)
+        spent[p] += time.process_time() - start
+        decisions[p] += 1
+        state.apply_action(action)
+    return state._search_returns(), spent, decisions
+
+
+def bench_three_players_against_mcts(benchmark):
+    games, quick = _size("SOLVERS_C2C_STRENGTH_GAMES", 100)
+    game = solvers.load_game("c2c", players=3)
+
+    def run():
+        # MCTS gets the time per move the strong player takes, measured on a
+        # game of three strong players first.
+        _, spent, decisions = _play_three(game, [STRONG] * 3, seed=10_000)
+        budget = sum(spent) / sum(decisions)
+        share = 0.0
+        for g in range(games):
+            seat = g % 3
+            specs = [STRONG if s == seat else f"mcts:time={budget:.4f}" for s in range(3)]
+            returns, _, _ = _play_three(game, specs, seed=g)
+            share += returns[seat]
+        return share, budget
+
+    share, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
+    assert 0 <= share <= games
+    if quick:
+        return
+    lo, hi = wilson_interval(round(share), games)
+    print(f"\n3 players, {STRONG} against two mcts at {per_decision:.3f} s/move: {share:g}/{games} "
+          f"won (95% CI {lo:.1%}-{hi:.1%})")
+    benchmark.extra_info.update({"games": games, "wins": share, "ci95": [lo, hi],
+                                 "seconds_per_decision": per_decision})
+    assert share / games >= 0.5
+
+
+def load_agent_spec(spec: str, game, seed: int):
+    kind, options = parse_agent_spec(spec)
+    return load_agent(kind, game, seed=seed, **options)

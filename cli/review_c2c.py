@@ -1,0 +1,75 @@
+"""``solve c2c review GAME.json``: a played solo game against hindsight and
+against the strong online player's judgement at each decision."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from solvers.data import read_text
+from solvers.errors import SolversError
+
+from .common import out, print_json
+
+
+def read_game(path: str) -> dict:
+    """The saved game at ``path`` as a JSON object (SolversError otherwise)."""
+    text = read_text(path, "game file")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SolversError(f"{path}: not JSON ({e.msg}, line {e.lineno})") from None
+    if not isinstance(record, dict):
+        raise SolversError(f"{path}: a saved game is a JSON object")
+    return record
+
+
+@click.command("review")
+@click.argument("game_file", metavar="GAME.json")
+@click.option("--top", type=click.IntRange(1), default=5, show_default=True,
+              help="How many of the costliest decisions to list.")
+@click.option("--samples", type=click.IntRange(1), default=48, show_default=True,
+              help="Re-dealt futures judging each decision's moves.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the re-deals.")
+@click.option("--time-limit", type=click.FloatRange(0.1), default=30.0, show_default=True,
+              metavar="S", help="Seconds allowed to the hindsight solve.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
+           as_json: bool) -> None:
+    """Review a solo game you played (saved by 'solve c2c play --save').
+
+    \b
+    The score you made, the best score with hindsight on the same deal,
+    whether the challenge could have been won, and the decisions that cost
+    the most by the online player's estimate at that moment (seeing only the
+    cards you had seen), each with the move it prefers.
+    \b
+    solve c2c review game.json
+    """
+    from solvers.games.c2c.review import review_game
+
+    r = review_game(read_game(game_file), samples=samples, seed=seed, time_limit=time_limit)
+    if as_json:
+        print_json(r.as_dict(top))
+        return
+    title = "Review" + ("" if r.challenge is None else f", challenge {r.challenge}")
+    out.print(f"[bold]{title}[/bold]")
+    won = "" if r.won is None else (" (challenge won)" if r.won else " (challenge lost)")
+    out.print(f"Your score: [bold]{r.score}[/bold]{won}")
+    if r.hindsight_status == "infeasible":
+        out.print("With hindsight: this deal could not win the challenge, whatever the play (proven).")
+    else:
+        proven = "proven" if r.hindsight_status == "optimal" else f"best found, {r.hindsight_status}"
+        out.print(f"With hindsight: {r.hindsight_score} ({proven})"
+                  + ("; the challenge could have been won" if r.hindsight_won else ""))
+    worst = r.costliest(top)
+    if not worst:
+        out.print("No decision cost anything by the online player's estimate.")
+        return
+    out.print("Costliest decisions (expected points lost, as judged with the cards seen then):")
+    for d in worst:
+        rates = ("" if d.played_win_rate is None else
+                 f", win chance {d.played_win_rate:.0%} -> {d.preferred_win_rate:.0%}")
+        out.print(f"  round {d.round}, decision {d.index + 1}: played '{d.played}', "
+                  f"prefer '{d.preferred}' (-{d.cost:.1f}{rates})")

@@ -1,0 +1,153 @@
+"""Review a solo game someone played: what it scored, what hindsight could
+score on the same deal, and the decisions that cost the most.
+
+A game is the engine's history position (``docs/engine-protocol.md``), the
+JSON that ``solve c2c play --save`` writes: ``game``, ``players``,
+``options`` (the challenge), ``seed`` and every move from the start in
+words, the cards dealt among them.
+
+The cost of a decision is judged as the player could have judged it then,
+by the strong online player's own estimate
+(:mod:`solvers.agents.c2c_pimc`: the same re-dealt futures for every legal
+move, the unrevealed cards unknown), never by hindsight, which would blame
+bad luck on the player. With a challenge a move's worth is its expected
+rulebook score (the share of futures won times the mean winning score, a
+lost challenge scoring 0), without one its mean final score.
+
+    >>> import solvers
+    >>> game = solvers.load_game("c2c", challenge="Empire State Building")
+    >>> state = game.new_initial_state(seed=4)
+    >>> moves = []
+    >>> while not state.is_terminal():
+    ...     if state.is_chance_node():
+    ...         a = state.seeded_outcome()
+    ...     else:
+    ...         a = state.legal_actions()[0]
+    ...     moves.append(state.action_to_string(a)); state.apply_action(a)
+    >>> record = {"game": "c2c", "options": {"challenge": "Empire State Building"},
+    ...           "seed": 4, "moves": moves}
+    >>> r = review_game(record, samples=4, width=8, time_limit=10)
+    >>> r.score == state.returns()[0], r.hindsight_score >= r.score
+    (True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import SolversError
+from ...rng import SplitMix64, seed_from
+
+
+@dataclass
+class Decision:
+    """One decision of the game, judged by the online player's estimate."""
+
+    index: int                 # the decision's number in the game, from 0
+    round: int
+    played: str
+    preferred: str
+    played_value: float        # expected rulebook score of the move played
+    preferred_value: float
+    played_win_rate: float | None      # with a challenge
+    preferred_win_rate: float | None
+
+    @property
+    def cost(self) -> float:
+        return self.preferred_value - self.played_value
+
+
+@dataclass
+class Review:
+    challenge: str | None
+    deal: list[str]
+    score: int
+    won: bool | None
+    hindsight_status: str
+    hindsight_score: int | None
+    hindsight_won: bool | None
+    decisions: list[Decision] = field(default_factory=list)
+
+    def costliest(self, top: int) -> list[Decision]:
+        """The ``top`` decisions that cost the most (ties: the earlier first)."""
+        ranked = sorted((d for d in self.decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))
+        return ranked[:top]
+
+    def as_dict(self, top: int = 5) -> dict[str, Any]:
+        return {
+            "challenge": self.challenge, "deal": self.deal, "score": self.score, "won": self.won,
+            "hindsight": {"status": self.hindsight_status, "score": self.hindsight_score,
+                          "won": self.hindsight_won},
+            "costliest": [{"decision": d.index, "round": d.round, "played": d.played,
+                           "preferred": d.preferred, "cost": round(d.cost, 2),
+                           "played_value": round(d.played_value, 2),
+                           "preferred_value": round(d.preferred_value, 2),
+                           "played_win_rate": d.played_win_rate,
+                           "preferred_win_rate": d.preferred_win_rate}
+                          for d in self.costliest(top)],
+        }
+
+
+def _expected(rate: float, mean: float, challenge: bool) -> float:
+    return rate * mean if challenge else mean
+
+
+def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
+                time_limit: float = 30.0) -> Review:
+    """Replay a saved solo game (see the module docstring) and review it.
+
+    ``samples`` futures (beam ``width``) judge every legal move of each
+    decision; ``time_limit`` bounds the hindsight solve. SolversError when
+    the record is not a finished solo Coast to Coast game.
+    """
+    from ...agents.c2c_pimc import move_values
+    from ...engine.positions import load_position
+    from ...optimize.c2c import hindsight_optimum
+
+    if not isinstance(record, dict):
+        raise SolversError("a saved game should be a JSON object")
+    setup, final, _ = load_position(record)
+    if setup["game"] != "c2c":
+        raise SolversError(f"a review is of a Coast to Coast game, not {setup['game']}")
+    if setup["players"] != 1:
+        raise SolversError("a review is of a solo game (players 1)")
+    if not final.is_terminal():
+        raise SolversError("the saved game is not finished: a review needs every card dealt")
+    game = final.game
+    challenge = game.challenge is not None
+    names = [loc.name for loc in game.map.locations]
+    rng = SplitMix64(seed_from(seed))
+    state = game.new_initial_state(setup["seed"])
+    deal: list[int] = []
+    decisions: list[Decision] = []
+    for action in final.history:
+        if state.is_chance_node():
+            deal.append(action)
+        else:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                rows = move_values(state, legal, samples, width, rng.next(), challenge)
+                worth = {a: _expected(r, m, challenge) for a, (r, m, _, _) in zip(legal, rows)}
+                rate = {a: r for a, (r, _, _, _) in zip(legal, rows)}
+                best = max(legal, key=lambda a: (worth[a], rate[a]))
+                decisions.append(Decision(
+                    len(decisions), state.round, state.action_to_string(action),
+                    state.action_to_string(best), worth[action], worth[best],
+                    rate[action] if challenge else None, rate[best] if challenge else None))
+            else:
+                decisions.append(Decision(len(decisions), state.round,
+                                          state.action_to_string(action),
+                                          state.action_to_string(action), 0.0, 0.0, None, None))
+        state.apply_action(action)
+    hs = hindsight_optimum(deal, challenge=game.challenge, map=game.map, time_limit=time_limit)
+    return Review(
+        challenge=names[game.challenge] if challenge else None,
+        deal=[names[c] for c in deal],
+        score=int(final.returns()[0]),
+        won=final.challenge_won(),
+        hindsight_status=hs.status,
+        hindsight_score=hs.score,
+        hindsight_won=hs.won,
+        decisions=decisions,
+    )
