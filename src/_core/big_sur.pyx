@@ -243,34 +243,40 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
     return 0
 
 
-cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
-                     uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
-                     bint first_only) noexcept nogil:
-    """Which next choices of a payment for ``card`` lead to an exact payment,
-    the discards ``chosen`` (ascending) made so far: ``disc_ok[i]`` for the
-    candidate ``cand[i]`` (hand cards above the last chosen one), and
-    ``fin_ok[k]`` for FINISH k. Returns how many were found (with
-    ``first_only``, stops at the first)."""
-    cdef int q = s.player
+ctypedef struct PayPlan:
+    # one way to use Persistent Materials and Recycling, and what is left
+    int R[BS_KINDS]          # icons left for discards, by Material
+    int kp                   # their number
+    int r                    # Material recycled, -1 none
+    int fin                  # its FINISH index
+
+
+ctypedef struct PayCtx:
+    # a payment in progress for one card: the discards chosen, the hand
+    # cards that may follow them and the ways to use the free supplies
+    int cnt[BS_KINDS]        # Materials of the discards chosen
+    int n_chosen
+    int topm                 # Material on top of the pile before paying, -1 none
+    int nc
+    uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
+    int n_plans
+    PayPlan plans[64]
+
+
+cdef int pay_plans(const BsParams *p, const BsState *s, int card, PayPlan *plans) noexcept nogil:
+    """The ways to use Persistent Materials (by Material) and Recycling to
+    pay ``card``, each with the icons left for discards; returns how many."""
     cdef int need[BS_KINDS]
     cdef int avail[BS_KINDS]
-    cdef int cnt[BS_KINDS]
-    cdef int cnt2[BS_KINDS]
     cdef int rest[BS_KINDS]
-    cdef int R[BS_KINDS]
-    cdef int zero[BS_KINDS]
-    cdef int after[BS_MAX_CARDS][BS_KINDS]
     cdef int kinds[3]
     cdef int ranges[3]
     cdef int use[3]
-    cdef uint64_t hand[2]
-    cdef uint8_t allc[BS_MAX_CARDS]
-    cdef int n_kinds = 0, i, j, m, n_all, nc = 0, last, found = 0, topm, code, idx, kp, r, ri
+    cdef int n_kinds = 0, i, m, code, kp, ri, n_plans = 0
     cdef int u0, u1, u2
+    cdef PayPlan *pl
     for m in range(BS_KINDS):
         need[m] = 0
-        cnt[m] = 0
-        zero[m] = 0
     for i in range(p.cost_n[card]):
         need[p.cost[card][i]] += 1
     for m in range(BS_KINDS):
@@ -279,32 +285,7 @@ cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_
             n_kinds += 1
     for i in range(n_kinds, 3):
         kinds[i] = -1
-    persistent_counts(p, s, q, avail)
-    for i in range(n_chosen):
-        cnt[p.mat[chosen[i]]] += 1
-    last = chosen[n_chosen - 1] if n_chosen else 0
-    hand[0] = s.hand[q][0]
-    hand[1] = s.hand[q][1]
-    drop(hand, card)
-    n_all = cards_of(hand, allc)
-    for i in range(n_all):
-        if allc[i] > last:
-            cand[nc] = allc[i]
-            nc += 1
-    n_cand[0] = nc
-    # after[i]: Material counts of the candidates after cand[i]
-    for m in range(BS_KINDS):
-        rest[m] = 0
-    for i in range(nc - 1, -1, -1):
-        for m in range(BS_KINDS):
-            after[i][m] = rest[m]
-        rest[p.mat[cand[i]]] += 1
-    # rest now counts every candidate
-    topm = p.mat[s.pile[q][s.pile_n[q] - 1]] if s.pile_n[q] else -1
-    for i in range(nc):
-        disc_ok[i] = 0
-    for i in range(BS_N_FINISH):
-        fin_ok[i] = 0
+    persistent_counts(p, s, s.player, avail)
     for i in range(3):
         if kinds[i] >= 0:
             ranges[i] = need[kinds[i]] if need[kinds[i]] < avail[kinds[i]] else avail[kinds[i]]
@@ -328,43 +309,142 @@ cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_
                 for ri in range(-1, BS_KINDS):
                     if ri >= 0 and (s.recycled or rest[ri] == 0):
                         continue
-                    r = ri
+                    pl = &plans[n_plans]
+                    n_plans += 1
                     for m in range(BS_KINDS):
-                        R[m] = rest[m]
-                    if r >= 0:
-                        R[r] -= 1
+                        pl.R[m] = rest[m]
+                    if ri >= 0:
+                        pl.R[ri] -= 1
                     kp = 0
                     for m in range(BS_KINDS):
-                        kp += R[m]
-                    idx = p.fin_index[code + (1024 if r >= 0 else 0)]
-                    if not fin_ok[idx] and completes(cnt, n_chosen, zero, R, kp, r, topm):
-                        fin_ok[idx] = 1
-                        found += 1
-                        if first_only:
-                            return found
-                    for i in range(nc):
-                        if disc_ok[i]:
-                            continue
-                        for m in range(BS_KINDS):
-                            cnt2[m] = cnt[m]
-                        cnt2[p.mat[cand[i]]] += 1
-                        if completes(cnt2, n_chosen + 1, after[i], R, kp, r, topm):
-                            disc_ok[i] = 1
-                            found += 1
-                            if first_only:
-                                return found
+                        kp += pl.R[m]
+                    pl.kp = kp
+                    pl.r = ri
+                    pl.fin = p.fin_index[code + (1024 if ri >= 0 else 0)]
+    return n_plans
+
+
+cdef inline int pile_top_material(const BsParams *p, const BsState *s, int q) noexcept nogil:
+    return p.mat[s.pile[q][s.pile_n[q] - 1]] if s.pile_n[q] else -1
+
+
+cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
+                      PayCtx *x) noexcept nogil:
+    """Fill ``x`` for paying ``card`` after the discards ``chosen`` (ascending)."""
+    cdef uint64_t hand[2]
+    cdef uint8_t allc[BS_MAX_CARDS]
+    cdef int i, m, n_all, nc = 0, last
+    for m in range(BS_KINDS):
+        x.cnt[m] = 0
+    for i in range(n_chosen):
+        x.cnt[p.mat[chosen[i]]] += 1
+    x.n_chosen = n_chosen
+    last = chosen[n_chosen - 1] if n_chosen else 0
+    hand[0] = s.hand[s.player][0]
+    hand[1] = s.hand[s.player][1]
+    drop(hand, card)
+    n_all = cards_of(hand, allc)
+    for i in range(n_all):
+        if allc[i] > last:
+            x.cand[nc] = allc[i]
+            nc += 1
+    x.nc = nc
+    x.topm = pile_top_material(p, s, s.player)
+    x.n_plans = pay_plans(p, s, card, x.plans)
+
+
+cdef int zero_kinds[BS_KINDS]
+
+
+cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexcept nogil:
+    """``fin_ok[k]`` set for each FINISH k that completes the payment now;
+    returns how many (with ``first_only``, stops at the first)."""
+    cdef int j, found = 0
+    cdef const PayPlan *pl
+    for j in range(BS_N_FINISH):
+        fin_ok[j] = 0
+    for j in range(x.n_plans):
+        pl = &x.plans[j]
+        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+            fin_ok[pl.fin] = 1
+            found += 1
+            if first_only:
+                return found
+    return found
+
+
+cdef bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
+    """Can the payment still be completed after discarding ``x.cand[i]``?"""
+    cdef int cnt2[BS_KINDS]
+    cdef int after[BS_KINDS]
+    cdef int m, j
+    cdef const PayPlan *pl
+    for m in range(BS_KINDS):
+        cnt2[m] = x.cnt[m]
+        after[m] = 0
+    cnt2[p.mat[x.cand[i]]] += 1
+    for j in range(i + 1, x.nc):
+        after[p.mat[x.cand[j]]] += 1
+    for j in range(x.n_plans):
+        pl = &x.plans[j]
+        if completes(cnt2, x.n_chosen + 1, after, pl.R, pl.kp, pl.r, x.topm):
+            return 1
+    return 0
+
+
+cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
+                     uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
+                     bint first_only) noexcept nogil:
+    """Which next choices of a payment for ``card`` lead to an exact payment,
+    the discards ``chosen`` (ascending) made so far: ``disc_ok[i]`` for the
+    candidate ``cand[i]`` (hand cards above the last chosen one), and
+    ``fin_ok[k]`` for FINISH k. Returns how many were found (with
+    ``first_only``, stops at the first)."""
+    cdef PayCtx x
+    cdef int i, found
+    pay_context(p, s, card, chosen, n_chosen, &x)
+    n_cand[0] = x.nc
+    for i in range(x.nc):
+        cand[i] = x.cand[i]
+        disc_ok[i] = 0
+    found = finish_options(&x, fin_ok, first_only)
+    if found and first_only:
+        return found
+    for i in range(x.nc):
+        if discard_ok(p, &x, i):
+            disc_ok[i] = 1
+            found += 1
+            if first_only:
+                return found
     return found
 
 
 cdef inline bint can_build(const BsParams *p, const BsState *s, int card) noexcept nogil:
-    cdef uint8_t disc_ok[BS_MAX_CARDS]
-    cdef uint8_t fin_ok[BS_N_FINISH]
-    cdef uint8_t cand[BS_MAX_CARDS]
-    cdef int nc
+    """Can the player to move pay for ``card`` at all? (Some way to use the
+    free supplies leaves icons that discards from the rest of the hand can
+    pay exactly.)"""
+    cdef PayPlan plans[64]
+    cdef int have[BS_KINDS]
+    cdef int i, m, n_plans, topm
+    cdef int q = s.player
+    cdef uint64_t w
     # Enough other cards for a three-for-one per icon always pay.
-    if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+    if count2(s.hand[q]) - 1 >= 3 * p.cost_n[card]:
         return 1
-    return pay_options(p, s, card, NULL, 0, disc_ok, fin_ok, cand, &nc, 1) > 0
+    for m in range(BS_KINDS):
+        have[m] = 0
+    for i in range(2):
+        w = s.hand[q][i]
+        while w:
+            have[p.mat[64 * i + ctz64(w) + 1]] += 1
+            w &= w - 1
+    have[p.mat[card]] -= 1
+    n_plans = pay_plans(p, s, card, plans)
+    topm = pile_top_material(p, s, q)
+    for i in range(n_plans):
+        if completes(zero_kinds, 0, have, plans[i].R, plans[i].kp, plans[i].r, topm):
+            return 1
+    return 0
 
 
 cdef inline int top_materials(const BsParams *p, const BsState *s) noexcept nogil:
@@ -473,6 +553,37 @@ cdef int placements(const BsParams *p, const BsState *s, int landmark, int *out)
                         n += 1
             i = j
     return n
+
+
+cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
+    """Bit mask of the Scenery types through which the player to move could
+    place a Landmark now: t is set when an unused Stretch of t has a card
+    holding no Landmark (the test ``placements`` makes, for every t at once)."""
+    cdef int q = s.player, t, i, j, ic, mask = 0, n = s.hw_n[q]
+    cdef bint used, free_card
+    for t in range(BS_KINDS):
+        i = 0
+        while i < n:
+            if icons(p, s.hw[q][i], t) == 0:
+                i += 1
+                continue
+            j = i
+            ic = 0
+            used = 0
+            free_card = 0
+            while j < n and icons(p, s.hw[q][j], t):
+                ic += icons(p, s.hw[q][j], t)
+                if s.mark_lm[q][j]:
+                    if s.mark_type[q][j] == t:
+                        used = 1
+                else:
+                    free_card = 1
+                j += 1
+            if ic >= 3 and not used and free_card:
+                mask |= 1 << t
+                break
+            i = j
+    return mask
 
 
 cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
@@ -611,12 +722,13 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
             if can_build(p, s, buf[i]):
                 out[n] = p.build_base + buf[i] - 1
                 n += 1
-        if not s.claimed:
+        if not s.claimed and s.row:
+            mask = claimable_scenery(p, s)
             row = s.row
-            while row:
+            while row and mask:
                 i = ctz64(row) + 1
                 row &= row - 1
-                if placements(p, s, i, place) > 0:
+                if p.lm_mask[i] & mask:
                     out[n] = p.claim_base + i - 1
                     n += 1
         out[n] = p.end_turn
@@ -829,23 +941,27 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
     placed (chance pol_claim/256), else build a payable card, tried in a
     random order (chance pol_build/256), else end the turn. Paying: finish
     as soon as the chosen discards can pay (uniformly over the ways to
-    finish), else discard a random card that keeps the payment possible.
-    Every other choice uniformly at random."""
+    finish), else discard a card drawn uniformly from those that keep the
+    payment possible (by rejection: draw among the candidates until one
+    fits). Every other choice uniformly at random over the legal ones."""
     cdef const BsParams *p = <const BsParams *>params
     cdef const BsState *s = <const BsState *>st
     cdef int acts[BS_MAX_ACTIONS]
     cdef int place[5 * BS_MAX_HW]
     cdef int claims[BS_MAX_LANDMARKS]
     cdef uint8_t buf[BS_MAX_CARDS]
-    cdef int n, i, k, start, n_claim = 0, first_fin = -1
-    cdef uint64_t row
+    cdef uint8_t fin_ok[BS_N_FINISH]
+    cdef PayCtx x
+    cdef int n, i, k, start, n_claim = 0, mask
+    cdef uint64_t row, m[2]
     if s.step == BS_BUILD:
         if not s.claimed and s.row and rng_below_mul(rng, 256) < p.pol_claim:
+            mask = claimable_scenery(p, s)
             row = s.row
-            while row:
+            while row and mask:
                 i = ctz64(row) + 1
                 row &= row - 1
-                if placements(p, s, i, place) > 0:
+                if p.lm_mask[i] & mask:
                     claims[n_claim] = p.claim_base + i - 1
                     n_claim += 1
             if n_claim:
@@ -858,15 +974,63 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
                 if can_build(p, s, i):
                     return p.build_base + i - 1
         return p.end_turn
-    n = bs_legal_actions(params, st, acts)
+    if s.step == BS_TAKE:
+        # the Depot's cards ascending, then the deck
+        n = count2(s.depot)
+        k = rng_below_mul(rng, n + (1 if s.pos < p.deck_size else 0))
+        if k == n:
+            return p.draw
+        m[0] = s.depot[0]
+        m[1] = s.depot[1]
+        for i in range(k):
+            if m[0]:
+                m[0] &= m[0] - 1
+            else:
+                m[1] &= m[1] - 1
+        return (ctz64(m[0]) if m[0] else 64 + ctz64(m[1]))
     if s.step == BS_PAY:
-        for i in range(n):
-            if acts[i] >= p.finish_base:
-                first_fin = i
-                break
-        if first_fin >= 0:
-            return acts[first_fin + rng_below_mul(rng, n - first_fin)]
+        pay_context(p, s, s.building, s.paying, s.paying_n, &x)
+        n = finish_options(&x, fin_ok, 0)
+        if n:
+            k = rng_below_mul(rng, n)
+            for i in range(BS_N_FINISH):
+                if fin_ok[i]:
+                    if k == 0:
+                        return p.finish_base + i
+                    k -= 1
+        while True:
+            i = rng_below_mul(rng, x.nc)
+            if discard_ok(p, &x, i):
+                return p.discard_base + x.cand[i] - 1
+    if s.step == BS_END:
+        return p.left if rng_below_mul(rng, 2) == 0 else p.right
+    if s.step == BS_TOP:
+        mask = top_materials(p, s)
+        k = rng_below_mul(rng, popcount64(mask))
+        for i in range(k):
+            mask &= mask - 1
+        return p.top_base + ctz64(mask)
+    n = bs_legal_actions(params, st, acts)
     return acts[rng_below_mul(rng, n)]
+
+
+cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil:
+    """Play to the end in one call: chance by bs_sample_chance, the seats in
+    ``policy_seats`` by bs_rollout_action, the others uniformly over
+    bs_legal_actions (the same moves as the loop a search would make)."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef BsState *s = <BsState *>st
+    cdef int acts[BS_MAX_ACTIONS]
+    cdef int a, n
+    while s.step != BS_OVER:
+        if is_chance(s):
+            a = bs_sample_chance(p, s, rng)
+        elif (policy_seats >> s.player) & 1:
+            a = bs_rollout_action(p, s, rng)
+        else:
+            n = bs_legal_actions(p, s, acts)
+            a = acts[rng_below(rng, n)] if n > 1 else acts[0]
+        bs_apply_action(p, s, a)
 
 
 cdef int bs_is_legal(const BsParams *p, const BsState *s, int action) noexcept nogil:
@@ -966,7 +1130,7 @@ cdef class BigSurCore:
         g.action_observation = bs_action_observation
         g.hash = bs_hash
         g.rollout_action = bs_rollout_action
-        g.playout = NULL
+        g.playout = bs_playout
         g.public_decisions = 0         # discards to pay are hidden
 
     def __dealloc__(self):
