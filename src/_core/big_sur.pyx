@@ -243,14 +243,6 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
     return 0
 
 
-ctypedef struct PayPlan:
-    # one way to use Persistent Materials and Recycling, and what is left
-    int R[BS_KINDS]          # icons left for discards, by Material
-    int kp                   # their number
-    int r                    # Material recycled, -1 none
-    int fin                  # its FINISH index
-
-
 ctypedef struct PayCtx:
     # a payment in progress for one card: the discards chosen, the hand
     # cards that may follow them and the ways to use the free supplies
@@ -260,14 +252,31 @@ ctypedef struct PayCtx:
     int nc
     uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
     int n_plans
-    PayPlan plans[64]
+    const PayPlan *plans     # the plans: into buf or the card's plans0
+    PayPlan buf[64]
 
 
-cdef int pay_plans(const BsParams *p, const BsState *s, int card, PayPlan *plans) noexcept nogil:
-    """The ways to use Persistent Materials (by Material) and Recycling to
-    pay ``card``, each with the icons left for discards; returns how many."""
+cdef const PayPlan *pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *buf,
+                              int *n) noexcept nogil:
+    """The ways to use Persistent Materials (by Material; ``avail`` of each
+    still unused, from persistent_counts) and Recycling (``recycled``: used
+    already this turn) to pay ``card``, each with the icons left for
+    discards: ``n`` of them, in ``buf`` or in the card's precomputed
+    ``plans0`` when no Persistent Material of its cost is available."""
+    cdef int i
+    for i in range(p.cost_n[card]):
+        if avail[p.cost[card][i]]:
+            break
+    else:
+        n[0] = p.n_plans0[card][recycled]
+        return p.plans0[card][recycled]
+    n[0] = fill_pay_plans(p, recycled, card, avail, buf)
+    return buf
+
+
+cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *plans) noexcept nogil:
+    """pay_plans, computed: fills ``plans`` and returns how many."""
     cdef int need[BS_KINDS]
-    cdef int avail[BS_KINDS]
     cdef int rest[BS_KINDS]
     cdef int kinds[3]
     cdef int ranges[3]
@@ -285,7 +294,6 @@ cdef int pay_plans(const BsParams *p, const BsState *s, int card, PayPlan *plans
             n_kinds += 1
     for i in range(n_kinds, 3):
         kinds[i] = -1
-    persistent_counts(p, s, s.player, avail)
     for i in range(3):
         if kinds[i] >= 0:
             ranges[i] = need[kinds[i]] if need[kinds[i]] < avail[kinds[i]] else avail[kinds[i]]
@@ -307,7 +315,7 @@ cdef int pay_plans(const BsParams *p, const BsState *s, int card, PayPlan *plans
                 for m in range(BS_KINDS - 1, -1, -1):
                     code = code * 4 + (need[m] - rest[m])
                 for ri in range(-1, BS_KINDS):
-                    if ri >= 0 and (s.recycled or rest[ri] == 0):
+                    if ri >= 0 and (recycled or rest[ri] == 0):
                         continue
                     pl = &plans[n_plans]
                     n_plans += 1
@@ -333,6 +341,7 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
     """Fill ``x`` for paying ``card`` after the discards ``chosen`` (ascending)."""
     cdef uint64_t hand[2]
     cdef uint8_t allc[BS_MAX_CARDS]
+    cdef int avail[BS_KINDS]
     cdef int i, m, n_all, nc = 0, last
     for m in range(BS_KINDS):
         x.cnt[m] = 0
@@ -350,7 +359,8 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
             nc += 1
     x.nc = nc
     x.topm = pile_top_material(p, s, s.player)
-    x.n_plans = pay_plans(p, s, card, x.plans)
+    persistent_counts(p, s, s.player, avail)
+    x.plans = pay_plans(p, s.recycled, card, avail, x.buf, &x.n_plans)
 
 
 cdef int zero_kinds[BS_KINDS]
@@ -419,30 +429,59 @@ cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_
     return found
 
 
-cdef inline bint can_build(const BsParams *p, const BsState *s, int card) noexcept nogil:
-    """Can the player to move pay for ``card`` at all? (Some way to use the
-    free supplies leaves icons that discards from the rest of the hand can
-    pay exactly.)"""
-    cdef PayPlan plans[64]
-    cdef int have[BS_KINDS]
-    cdef int i, m, n_plans, topm
-    cdef int q = s.player
+ctypedef struct BuildCtx:
+    # what every card's payment at one build step shares
+    int avail[BS_KINDS]      # unused Persistent Materials
+    int have[BS_KINDS]       # the hand's Materials
+    int hand_n
+    int topm
+    bint ready               # avail, have and topm filled
+
+
+cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b) noexcept nogil:
+    cdef int q = s.player, i, m
     cdef uint64_t w
-    # Enough other cards for a three-for-one per icon always pay.
-    if count2(s.hand[q]) - 1 >= 3 * p.cost_n[card]:
-        return 1
     for m in range(BS_KINDS):
-        have[m] = 0
+        b.have[m] = 0
     for i in range(2):
         w = s.hand[q][i]
         while w:
-            have[p.mat[64 * i + ctz64(w) + 1]] += 1
+            b.have[p.mat[64 * i + ctz64(w) + 1]] += 1
             w &= w - 1
+    persistent_counts(p, s, q, b.avail)
+    b.topm = pile_top_material(p, s, q)
+    b.ready = 1
+
+
+cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
+    """Can the player to move pay for ``card`` at all? (Some way to use the
+    free supplies leaves icons that discards from the rest of the hand can
+    pay exactly.) ``b`` is filled on first need."""
+    cdef PayPlan buf[64]
+    cdef const PayPlan *plans
+    cdef int have[BS_KINDS]
+    cdef int i, m, n_plans
+    # Enough other cards for a three-for-one per icon always pay.
+    if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+        return 1
+    if not b.ready:
+        build_context(p, s, b)
+    for m in range(BS_KINDS):
+        have[m] = b.have[m]
     have[p.mat[card]] -= 1
-    n_plans = pay_plans(p, s, card, plans)
-    topm = pile_top_material(p, s, q)
+    # A card of the right Material for every icon always pays (all singles).
+    for i in range(p.cost_n[card]):
+        have[p.cost[card][i]] -= 1
+    for m in range(BS_KINDS):
+        if have[m] < 0:
+            break
+    else:
+        return 1
+    for i in range(p.cost_n[card]):
+        have[p.cost[card][i]] += 1
+    plans = pay_plans(p, s.recycled, card, b.avail, buf, &n_plans)
     for i in range(n_plans):
-        if completes(zero_kinds, 0, have, plans[i].R, plans[i].kp, plans[i].r, topm):
+        if completes(zero_kinds, 0, have, plans[i].R, plans[i].kp, plans[i].r, b.topm):
             return 1
     return 0
 
@@ -558,31 +597,37 @@ cdef int placements(const BsParams *p, const BsState *s, int landmark, int *out)
 cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
     """Bit mask of the Scenery types through which the player to move could
     place a Landmark now: t is set when an unused Stretch of t has a card
-    holding no Landmark (the test ``placements`` makes, for every t at once)."""
-    cdef int q = s.player, t, i, j, ic, mask = 0, n = s.hw_n[q]
-    cdef bint used, free_card
+    holding no Landmark (the test ``placements`` makes, for every t at once,
+    in one pass along the Highway)."""
+    cdef int q = s.player, t, i, c, l, mask = 0, n = s.hw_n[q], here, ending
+    cdef int ic[BS_KINDS]
+    cdef int used = 0, free_card = 0, open_ = 0
     for t in range(BS_KINDS):
-        i = 0
-        while i < n:
-            if icons(p, s.hw[q][i], t) == 0:
-                i += 1
-                continue
-            j = i
-            ic = 0
-            used = 0
-            free_card = 0
-            while j < n and icons(p, s.hw[q][j], t):
-                ic += icons(p, s.hw[q][j], t)
-                if s.mark_lm[q][j]:
-                    if s.mark_type[q][j] == t:
-                        used = 1
-                else:
-                    free_card = 1
-                j += 1
-            if ic >= 3 and not used and free_card:
+        ic[t] = 0
+    for i in range(n + 1):
+        if i < n:
+            c = s.hw[q][i]
+            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
+        else:
+            here = 0
+        ending = open_ & ~here
+        while ending:
+            t = ctz64(ending)
+            ending &= ending - 1
+            if ic[t] >= 3 and not (used >> t) & 1 and (free_card >> t) & 1:
                 mask |= 1 << t
-                break
-            i = j
+            ic[t] = 0
+        used &= here
+        free_card &= here
+        open_ = here
+        if i < n:
+            ic[p.sc[c][0]] += 1
+            ic[p.sc[c][1]] += 1
+            l = s.mark_lm[q][i]
+            if l:
+                used |= 1 << s.mark_type[q][i]
+            else:
+                free_card |= here
     return mask
 
 
@@ -703,6 +748,7 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
     cdef uint8_t fin_ok[BS_N_FINISH]
     cdef uint8_t cand[BS_MAX_CARDS]
     cdef int place[5 * BS_MAX_HW]
+    cdef BuildCtx bctx
     cdef int n = 0, k, i, q = s.player, nc, mask
     cdef uint64_t row
     if is_chance(s):
@@ -717,9 +763,10 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
             n += 1
         return n
     if s.step == BS_BUILD:
+        bctx.ready = 0
         k = cards_of(s.hand[q], buf)
         for i in range(k):
-            if can_build(p, s, buf[i]):
+            if can_build_in(p, s, buf[i], &bctx):
                 out[n] = p.build_base + buf[i] - 1
                 n += 1
         if not s.claimed and s.row:
@@ -936,6 +983,38 @@ cdef uint64_t bs_hash(const void *params, const void *st) noexcept nogil:
     return h
 
 
+cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_index) noexcept nogil:
+    """The playout policy's next paying action: a FINISH drawn uniformly when
+    the discards chosen can pay, else a discard drawn uniformly from those
+    that keep the payment possible (by rejection); ``cand_index`` gets the
+    discard's index in ``x.cand`` (-1 for a FINISH)."""
+    cdef uint8_t fin_ok[BS_N_FINISH]
+    cdef int n, i, k
+    n = finish_options(x, fin_ok, 0)
+    if n:
+        cand_index[0] = -1
+        k = rng_below_mul(rng, n)
+        for i in range(BS_N_FINISH):
+            if fin_ok[i]:
+                if k == 0:
+                    return p.finish_base + i
+                k -= 1
+    while True:
+        i = rng_below_mul(rng, x.nc)
+        if discard_ok(p, x, i):
+            cand_index[0] = i
+            return p.discard_base + x.cand[i] - 1
+
+
+cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
+    """``x`` after discarding ``x.cand[i]``: the plans stay, the candidates
+    are the cards above it."""
+    x.cnt[p.mat[x.cand[i]]] += 1
+    x.n_chosen += 1
+    x.nc -= i + 1
+    memmove(x.cand, &x.cand[i + 1], x.nc)
+
+
 cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
     """The playout policy. Build step: claim a Landmark when one can be
     placed (chance pol_claim/256), else build a payable card, tried in a
@@ -952,6 +1031,7 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
     cdef uint8_t buf[BS_MAX_CARDS]
     cdef uint8_t fin_ok[BS_N_FINISH]
     cdef PayCtx x
+    cdef BuildCtx bctx
     cdef int n, i, k, start, n_claim = 0, mask
     cdef uint64_t row, m[2]
     if s.step == BS_BUILD:
@@ -969,9 +1049,10 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
         n = cards_of(s.hand[s.player], buf)
         if n and rng_below_mul(rng, 256) < p.pol_build:
             start = rng_below_mul(rng, n)
+            bctx.ready = 0
             for k in range(n):
                 i = buf[(start + k) % n]
-                if can_build(p, s, i):
+                if can_build_in(p, s, i, &bctx):
                     return p.build_base + i - 1
         return p.end_turn
     if s.step == BS_TAKE:
@@ -990,18 +1071,7 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
         return (ctz64(m[0]) if m[0] else 64 + ctz64(m[1]))
     if s.step == BS_PAY:
         pay_context(p, s, s.building, s.paying, s.paying_n, &x)
-        n = finish_options(&x, fin_ok, 0)
-        if n:
-            k = rng_below_mul(rng, n)
-            for i in range(BS_N_FINISH):
-                if fin_ok[i]:
-                    if k == 0:
-                        return p.finish_base + i
-                    k -= 1
-        while True:
-            i = rng_below_mul(rng, x.nc)
-            if discard_ok(p, &x, i):
-                return p.discard_base + x.cand[i] - 1
+        return pay_step(p, &x, rng, &i)
     if s.step == BS_END:
         return p.left if rng_below_mul(rng, 2) == 0 else p.right
     if s.step == BS_TOP:
@@ -1021,15 +1091,28 @@ cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int p
     cdef const BsParams *p = <const BsParams *>params
     cdef BsState *s = <BsState *>st
     cdef int acts[BS_MAX_ACTIONS]
-    cdef int a, n
+    cdef PayCtx x
+    cdef bint x_ready = 0           # x describes the payment under way
+    cdef int a, n, i
     while s.step != BS_OVER:
         if is_chance(s):
             a = bs_sample_chance(p, s, rng)
         elif (policy_seats >> s.player) & 1:
-            a = bs_rollout_action(p, s, rng)
+            if s.step == BS_PAY:
+                # as bs_rollout_action, with the free-supply plans kept
+                # from one discard to the next
+                if not x_ready:
+                    pay_context(p, s, s.building, s.paying, s.paying_n, &x)
+                a = pay_step(p, &x, rng, &i)
+                x_ready = i >= 0
+                if x_ready:
+                    pay_context_discard(p, &x, i)
+            else:
+                a = bs_rollout_action(p, s, rng)
         else:
             n = bs_legal_actions(p, s, acts)
             a = acts[rng_below(rng, n)] if n > 1 else acts[0]
+            x_ready = 0
         bs_apply_action(p, s, a)
 
 
@@ -1111,6 +1194,9 @@ cdef class BigSurCore:
             for m in range(BS_KINDS):
                 p.fin_counts[i][m] = counts[m]
             p.fin_recycle[i] = recycle
+        for c in range(1, n + 1):
+            for i in range(2):
+                p.n_plans0[c][i] = fill_pay_plans(p, i, c, zero_kinds, p.plans0[c][i])
 
         g = &self.gamedef
         g.name = b"bigsur"
