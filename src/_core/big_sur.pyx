@@ -219,6 +219,14 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
     of Material ``r`` (-1 none) from a pile whose top shows ``topm``?"""
     cdef int m, s, x, base = 0, useful = 0, more = 0, ach, gap
     cdef bint need_r = r >= 0 and r != topm and cnt[r] == 0
+    # quick refusals: every choice of s discards too many or too few
+    if size > 3 * kp:
+        return 0
+    for m in range(BS_KINDS):
+        more += avail_more[m]
+    if kp - size > more:
+        return 0
+    more = 0
     for m in range(BS_KINDS):
         base += cnt[m] if cnt[m] < R[m] else R[m]
         gap = R[m] - cnt[m]
@@ -988,17 +996,22 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     the discards chosen can pay, else a discard drawn uniformly from those
     that keep the payment possible (by rejection); ``cand_index`` gets the
     discard's index in ``x.cand`` (-1 for a FINISH)."""
-    cdef uint8_t fin_ok[BS_N_FINISH]
-    cdef int n, i, k
-    n = finish_options(x, fin_ok, 0)
+    cdef int fins[64]
+    cdef int n = 0, i, j
+    cdef const PayPlan *pl
+    # the distinct FINISHes that complete the payment now
+    for i in range(x.n_plans):
+        pl = &x.plans[i]
+        if completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+            for j in range(n):
+                if fins[j] == pl.fin:
+                    break
+            else:
+                fins[n] = pl.fin
+                n += 1
     if n:
         cand_index[0] = -1
-        k = rng_below_mul(rng, n)
-        for i in range(BS_N_FINISH):
-            if fin_ok[i]:
-                if k == 0:
-                    return p.finish_base + i
-                k -= 1
+        return p.finish_base + fins[rng_below_mul(rng, n)]
     while True:
         i = rng_below_mul(rng, x.nc)
         if discard_ok(p, x, i):
