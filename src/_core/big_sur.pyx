@@ -997,6 +997,7 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     that keep the payment possible (by rejection); ``cand_index`` gets the
     discard's index in ``x.cand`` (-1 for a FINISH)."""
     cdef int fins[64]
+    cdef uint8_t refused[BS_MAX_CARDS]
     cdef int n = 0, i, j
     cdef const PayPlan *pl
     # the distinct FINISHes that complete the payment now
@@ -1012,11 +1013,16 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     if n:
         cand_index[0] = -1
         return p.finish_base + fins[rng_below_mul(rng, n)]
+    for i in range(x.nc):
+        refused[i] = 0
     while True:
         i = rng_below_mul(rng, x.nc)
+        if refused[i]:
+            continue
         if discard_ok(p, x, i):
             cand_index[0] = i
             return p.discard_base + x.cand[i] - 1
+        refused[i] = 1
 
 
 cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
