@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import ctypes
 from collections import Counter
-from ctypes import c_int, c_uint64
+from ctypes import c_uint64
 
 import pytest
 
-from solvers.game import CHANCE
 from solvers.games.bigsur.kernel import BigSurKernel
 from solvers.rng import SplitMix64
 from test_bigsur_kernel import KERNELS, midgame_states
-from test_switchbacks_kernel import GameDef, capsule_pointer
+from gamedef_ctypes import GameDef, capsule_pointer, play_move_by_move
 
 stats = pytest.importorskip("scipy.stats")
 
 ALPHA = 0.001
-TERMINAL = -4
 
 
 def gamedef(game) -> GameDef:
@@ -37,21 +35,9 @@ def pointer(state) -> int:
 
 
 def loop_playout(gd, state, rng: c_uint64, seats: int) -> None:
-    """The move-by-move loop of mcts.pyx's rollout, through the C table."""
-    st = pointer(state)
-    out = (c_int * gd.max_actions)()
-    while True:
-        player = gd.current_player(gd.params, st)
-        if player == TERMINAL:
-            return
-        if player == CHANCE:
-            action = gd.sample_chance(gd.params, st, ctypes.byref(rng))
-        elif (seats >> player) & 1:
-            action = gd.rollout_action(gd.params, st, ctypes.byref(rng))
-        else:
-            n = gd.legal_actions(gd.params, st, out)
-            action = out[below(rng, n)] if n > 1 else out[0]
-        gd.apply_action(gd.params, st, action)
+    """The move-by-move loop of mcts.pyx's rollout (uniform choices by rng.h's
+    rng_below on the same generator, as there), through the C table."""
+    play_move_by_move(gd, pointer(state), rng, seats, lambda n: below(rng, n) if n > 1 else 0)
 
 
 def below(rng: c_uint64, n: int) -> int:
