@@ -181,7 +181,7 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_fil
         out.print("  Moves: " + "  ".join(f"{i}. {m}" for i, m in enumerate(moves[:12], 1))
                   + ("  ..." if len(moves) > 12 else ""))
 
-        def list_moves() -> None:
+        def list_moves(_: str = "") -> None:
             for i, mv in enumerate(moves, 1):
                 out.print(f"  {i:>3}. {mv}")
 
