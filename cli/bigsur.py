@@ -187,8 +187,8 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_fil
 
         action = ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
                           value_label="win share",
-                          commands={"auto": lambda: ai.step(state),
-                                    "table": lambda: out.print(table_text(state, 0, color)),
+                          commands={"auto": lambda _="": ai.step(state),
+                                    "table": lambda _="": out.print(table_text(state, 0, color)),
                                     "moves": list_moves})
         if action is None:
             out.print("Game abandoned.")
