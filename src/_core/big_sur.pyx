@@ -410,6 +410,49 @@ cdef bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
     return 0
 
 
+cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r, int topm) noexcept nogil:
+    """completes() with no more cards to add: do discards with Material
+    counts ``cnt`` (``size`` cards) pay ``R`` exactly as they are?"""
+    cdef int m, s, base = 0
+    if r >= 0 and r != topm and cnt[r] == 0:
+        return 0                 # Recycling needs a card of its Material
+    s = 3 * kp - size            # then size = 3 kp - 2 s
+    if s < 0 or s & 1:
+        return 0
+    s >>= 1
+    if s > kp:
+        return 0
+    for m in range(BS_KINDS):
+        base += cnt[m] if cnt[m] < R[m] else R[m]
+    return base >= s
+
+
+cdef inline bint payable_from(const int *have, int h, const int *R, int kp, int r, int topm) noexcept nogil:
+    """completes() with nothing discarded yet: can some of the cards
+    ``have`` (``h`` of them, by Material) pay ``R`` exactly?"""
+    cdef int m, s, x, useful = 0, ach
+    cdef bint need_r = r >= 0 and r != topm
+    if kp > h:
+        return 0
+    for m in range(BS_KINDS):
+        useful += have[m] if have[m] < R[m] else R[m]
+    for s in range(kp + 1):
+        x = 3 * kp - 2 * s
+        if x > h:
+            continue
+        if need_r:
+            if have[r] == 0 or x == 0:
+                continue
+            ach = x if R[r] > 0 else x - 1
+        else:
+            ach = x
+        if ach > useful:
+            ach = useful
+        if ach >= s:
+            return 1
+    return 0
+
+
 cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
                      uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
                      bint first_only) noexcept nogil:
@@ -468,7 +511,7 @@ cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *
     cdef PayPlan buf[64]
     cdef const PayPlan *plans
     cdef int have[BS_KINDS]
-    cdef int i, m, n_plans
+    cdef int i, m, n_plans, h
     # Enough other cards for a three-for-one per icon always pay.
     if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
         return 1
@@ -488,8 +531,9 @@ cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *
     for i in range(p.cost_n[card]):
         have[p.cost[card][i]] += 1
     plans = pay_plans(p, s.recycled, card, b.avail, buf, &n_plans)
+    h = count2(s.hand[s.player]) - 1
     for i in range(n_plans):
-        if completes(zero_kinds, 0, have, plans[i].R, plans[i].kp, plans[i].r, b.topm):
+        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, b.topm):
             return 1
     return 0
 
@@ -1003,7 +1047,7 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     # the distinct FINISHes that complete the payment now
     for i in range(x.n_plans):
         pl = &x.plans[i]
-        if completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+        if pays_now(x.cnt, x.n_chosen, pl.R, pl.kp, pl.r, x.topm):
             for j in range(n):
                 if fins[j] == pl.fin:
                     break
