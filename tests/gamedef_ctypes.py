@@ -49,3 +49,23 @@ def gamedef_of(game) -> GameDef:
 def state_pointer(state) -> int:
     """The struct behind ``state._state_capsule()`` (valid while ``state`` lives)."""
     return capsule_pointer(state._state_capsule(), b"solvers.State")
+
+
+def play_move_by_move(gd: GameDef, st: int, rng: c_uint64, policy_seats: int, uniform) -> None:
+    """The loop a search runs when a game has no fused ``playout``: chance by
+    ``sample_chance``, the seats in ``policy_seats`` by ``rollout_action``
+    (both drawing from ``rng``), the others the legal action at index
+    ``uniform(n)`` of the ``n`` legal ones; until the game ends."""
+    out = (ctypes.c_int * gd.max_actions)()
+    while True:
+        player = gd.current_player(gd.params, st)
+        if player == -4:                      # GAME_TERMINAL
+            return
+        if player == -1:                      # GAME_CHANCE
+            action = gd.sample_chance(gd.params, st, ctypes.byref(rng))
+        elif (policy_seats >> player) & 1:
+            action = gd.rollout_action(gd.params, st, ctypes.byref(rng))
+        else:
+            n = gd.legal_actions(gd.params, st, out)
+            action = out[uniform(n)]
+        gd.apply_action(gd.params, st, action)

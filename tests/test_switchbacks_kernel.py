@@ -4,7 +4,7 @@ import ctypes
 from ctypes import c_double, c_int, c_uint64
 
 import pytest
-from gamedef_ctypes import GameDef, capsule_pointer
+from gamedef_ctypes import GameDef, capsule_pointer, play_move_by_move
 from scipy.stats import chisquare
 
 import solvers
@@ -465,7 +465,6 @@ def test_gamedef_playout_follows_the_move_by_move_policy(seats):
     samples = 2000
     rng = c_uint64(11)
     pick = SplitMix64(12)
-    out = (c_int * gd.max_actions)()
 
     def summary(end):
         return end.scores() + [end.solo[0], end.buddies[0], end.solo[1], end.buddies[1]]
@@ -477,19 +476,7 @@ def test_gamedef_playout_follows_the_move_by_move_policy(seats):
                    seats)
         fast.append(summary(end))
         end = start.clone()
-        st = capsule_pointer(end._state_capsule(), b"solvers.State")
-        while True:
-            player = gd.current_player(gd.params, st)
-            if player == -4:
-                break
-            if player == CHANCE:
-                action = gd.sample_chance(gd.params, st, ctypes.byref(rng))
-            elif (seats >> player) & 1:
-                action = gd.rollout_action(gd.params, st, ctypes.byref(rng))
-            else:
-                n = gd.legal_actions(gd.params, st, out)
-                action = out[pick.below(n)]
-            gd.apply_action(gd.params, st, action)
+        play_move_by_move(gd, capsule_pointer(end._state_capsule(), b"solvers.State"), rng, seats, pick.below)
         slow.append(summary(end))
     for k in range(len(fast[0])):
         a = [row[k] for row in fast]

@@ -28,6 +28,14 @@ cdef enum:
     BS_REFILL = 9
     BS_OVER = 10
 
+ctypedef struct PayPlan:
+    # one way to use Persistent Materials and Recycling to pay a card, and
+    # the icons it leaves for discards
+    int R[BS_KINDS]          # icons left for discards, by Material
+    int kp                   # their number
+    int r                    # Material recycled, -1 none
+    int fin                  # its FINISH index
+
 ctypedef struct BsParams:
     int players
     int n_cards
@@ -72,6 +80,10 @@ ctypedef struct BsParams:
     int8_t fin_counts[BS_N_FINISH][BS_KINDS]
     int8_t fin_recycle[BS_N_FINISH]
     int16_t fin_index[2048]
+    # per card and Recycling used (0, 1): the plans when no Persistent
+    # Material of its cost is available, the usual case
+    PayPlan plans0[BS_MAX_CARDS + 1][2][BS_KINDS + 1]
+    int8_t n_plans0[BS_MAX_CARDS + 1][2]
 
 ctypedef struct BsState:
     uint64_t hand[BS_MAX_PLAYERS][2]         # card sets (bit c-1 for card c)

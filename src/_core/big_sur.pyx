@@ -218,6 +218,14 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
     of Material ``r`` (-1 none) from a pile whose top shows ``topm``?"""
     cdef int m, s, x, base = 0, useful = 0, more = 0, ach, gap
     cdef bint need_r = r >= 0 and r != topm and cnt[r] == 0
+    # quick refusals: every choice of s discards too many or too few
+    if size > 3 * kp:
+        return 0
+    for m in range(BS_KINDS):
+        more += avail_more[m]
+    if kp - size > more:
+        return 0
+    more = 0
     for m in range(BS_KINDS):
         base += cnt[m] if cnt[m] < R[m] else R[m]
         gap = R[m] - cnt[m]
@@ -242,34 +250,49 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
     return 0
 
 
-cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
-                     uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
-                     bint first_only) noexcept nogil:
-    """Which next choices of a payment for ``card`` lead to an exact payment,
-    the discards ``chosen`` (ascending) made so far: ``disc_ok[i]`` for the
-    candidate ``cand[i]`` (hand cards above the last chosen one), and
-    ``fin_ok[k]`` for FINISH k. Returns how many were found (with
-    ``first_only``, stops at the first)."""
-    cdef int q = s.player
+ctypedef struct PayCtx:
+    # a payment in progress for one card: the discards chosen, the hand
+    # cards that may follow them and the ways to use the free supplies
+    int cnt[BS_KINDS]        # Materials of the discards chosen
+    int n_chosen
+    int topm                 # Material on top of the pile before paying, -1 none
+    int nc
+    uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
+    int n_plans
+    const PayPlan *plans     # the plans: into buf or the card's plans0
+    PayPlan buf[64]
+
+
+cdef const PayPlan *pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *buf,
+                              int *n) noexcept nogil:
+    """The ways to use Persistent Materials (by Material; ``avail`` of each
+    still unused, from persistent_counts) and Recycling (``recycled``: used
+    already this turn) to pay ``card``, each with the icons left for
+    discards: ``n`` of them, in ``buf`` or in the card's precomputed
+    ``plans0`` when no Persistent Material of its cost is available."""
+    cdef int i
+    for i in range(p.cost_n[card]):
+        if avail[p.cost[card][i]]:
+            break
+    else:
+        n[0] = p.n_plans0[card][recycled]
+        return p.plans0[card][recycled]
+    n[0] = fill_pay_plans(p, recycled, card, avail, buf)
+    return buf
+
+
+cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *plans) noexcept nogil:
+    """pay_plans, computed: fills ``plans`` and returns how many."""
     cdef int need[BS_KINDS]
-    cdef int avail[BS_KINDS]
-    cdef int cnt[BS_KINDS]
-    cdef int cnt2[BS_KINDS]
     cdef int rest[BS_KINDS]
-    cdef int R[BS_KINDS]
-    cdef int zero[BS_KINDS]
-    cdef int after[BS_MAX_CARDS][BS_KINDS]
     cdef int kinds[3]
     cdef int ranges[3]
     cdef int use[3]
-    cdef uint64_t hand[2]
-    cdef uint8_t allc[BS_MAX_CARDS]
-    cdef int n_kinds = 0, i, j, m, n_all, nc = 0, last, found = 0, topm, code, idx, kp, r, ri
+    cdef int n_kinds = 0, i, m, code, kp, ri, n_plans = 0
     cdef int u0, u1, u2
+    cdef PayPlan *pl
     for m in range(BS_KINDS):
         need[m] = 0
-        cnt[m] = 0
-        zero[m] = 0
     for i in range(p.cost_n[card]):
         need[p.cost[card][i]] += 1
     for m in range(BS_KINDS):
@@ -278,32 +301,6 @@ cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_
             n_kinds += 1
     for i in range(n_kinds, 3):
         kinds[i] = -1
-    persistent_counts(p, s, q, avail)
-    for i in range(n_chosen):
-        cnt[p.mat[chosen[i]]] += 1
-    last = chosen[n_chosen - 1] if n_chosen else 0
-    hand[0] = s.hand[q][0]
-    hand[1] = s.hand[q][1]
-    drop(hand, card)
-    n_all = cards_of(hand, allc)
-    for i in range(n_all):
-        if allc[i] > last:
-            cand[nc] = allc[i]
-            nc += 1
-    n_cand[0] = nc
-    # after[i]: Material counts of the candidates after cand[i]
-    for m in range(BS_KINDS):
-        rest[m] = 0
-    for i in range(nc - 1, -1, -1):
-        for m in range(BS_KINDS):
-            after[i][m] = rest[m]
-        rest[p.mat[cand[i]]] += 1
-    # rest now counts every candidate
-    topm = p.mat[s.pile[q][s.pile_n[q] - 1]] if s.pile_n[q] else -1
-    for i in range(nc):
-        disc_ok[i] = 0
-    for i in range(BS_N_FINISH):
-        fin_ok[i] = 0
     for i in range(3):
         if kinds[i] >= 0:
             ranges[i] = need[kinds[i]] if need[kinds[i]] < avail[kinds[i]] else avail[kinds[i]]
@@ -325,45 +322,219 @@ cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_
                 for m in range(BS_KINDS - 1, -1, -1):
                     code = code * 4 + (need[m] - rest[m])
                 for ri in range(-1, BS_KINDS):
-                    if ri >= 0 and (s.recycled or rest[ri] == 0):
+                    if ri >= 0 and (recycled or rest[ri] == 0):
                         continue
-                    r = ri
+                    pl = &plans[n_plans]
+                    n_plans += 1
                     for m in range(BS_KINDS):
-                        R[m] = rest[m]
-                    if r >= 0:
-                        R[r] -= 1
+                        pl.R[m] = rest[m]
+                    if ri >= 0:
+                        pl.R[ri] -= 1
                     kp = 0
                     for m in range(BS_KINDS):
-                        kp += R[m]
-                    idx = p.fin_index[code + (1024 if r >= 0 else 0)]
-                    if not fin_ok[idx] and completes(cnt, n_chosen, zero, R, kp, r, topm):
-                        fin_ok[idx] = 1
-                        found += 1
-                        if first_only:
-                            return found
-                    for i in range(nc):
-                        if disc_ok[i]:
-                            continue
-                        for m in range(BS_KINDS):
-                            cnt2[m] = cnt[m]
-                        cnt2[p.mat[cand[i]]] += 1
-                        if completes(cnt2, n_chosen + 1, after[i], R, kp, r, topm):
-                            disc_ok[i] = 1
-                            found += 1
-                            if first_only:
-                                return found
+                        kp += pl.R[m]
+                    pl.kp = kp
+                    pl.r = ri
+                    pl.fin = p.fin_index[code + (1024 if ri >= 0 else 0)]
+    return n_plans
+
+
+cdef inline int pile_top_material(const BsParams *p, const BsState *s, int q) noexcept nogil:
+    return p.mat[s.pile[q][s.pile_n[q] - 1]] if s.pile_n[q] else -1
+
+
+cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
+                      PayCtx *x) noexcept nogil:
+    """Fill ``x`` for paying ``card`` after the discards ``chosen`` (ascending)."""
+    cdef uint64_t hand[2]
+    cdef uint8_t allc[BS_MAX_CARDS]
+    cdef int avail[BS_KINDS]
+    cdef int i, m, n_all, nc = 0, last
+    for m in range(BS_KINDS):
+        x.cnt[m] = 0
+    for i in range(n_chosen):
+        x.cnt[p.mat[chosen[i]]] += 1
+    x.n_chosen = n_chosen
+    last = chosen[n_chosen - 1] if n_chosen else 0
+    hand[0] = s.hand[s.player][0]
+    hand[1] = s.hand[s.player][1]
+    drop(hand, card)
+    n_all = cards_of(hand, allc)
+    for i in range(n_all):
+        if allc[i] > last:
+            x.cand[nc] = allc[i]
+            nc += 1
+    x.nc = nc
+    x.topm = pile_top_material(p, s, s.player)
+    persistent_counts(p, s, s.player, avail)
+    x.plans = pay_plans(p, s.recycled, card, avail, x.buf, &x.n_plans)
+
+
+cdef int zero_kinds[BS_KINDS]
+
+
+cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexcept nogil:
+    """``fin_ok[k]`` set for each FINISH k that completes the payment now;
+    returns how many (with ``first_only``, stops at the first)."""
+    cdef int j, found = 0
+    cdef const PayPlan *pl
+    for j in range(BS_N_FINISH):
+        fin_ok[j] = 0
+    for j in range(x.n_plans):
+        pl = &x.plans[j]
+        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+            fin_ok[pl.fin] = 1
+            found += 1
+            if first_only:
+                return found
     return found
 
 
-cdef inline bint can_build(const BsParams *p, const BsState *s, int card) noexcept nogil:
-    cdef uint8_t disc_ok[BS_MAX_CARDS]
-    cdef uint8_t fin_ok[BS_N_FINISH]
-    cdef uint8_t cand[BS_MAX_CARDS]
-    cdef int nc
+cdef bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
+    """Can the payment still be completed after discarding ``x.cand[i]``?"""
+    cdef int cnt2[BS_KINDS]
+    cdef int after[BS_KINDS]
+    cdef int m, j
+    cdef const PayPlan *pl
+    for m in range(BS_KINDS):
+        cnt2[m] = x.cnt[m]
+        after[m] = 0
+    cnt2[p.mat[x.cand[i]]] += 1
+    for j in range(i + 1, x.nc):
+        after[p.mat[x.cand[j]]] += 1
+    for j in range(x.n_plans):
+        pl = &x.plans[j]
+        if completes(cnt2, x.n_chosen + 1, after, pl.R, pl.kp, pl.r, x.topm):
+            return 1
+    return 0
+
+
+cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r, int topm) noexcept nogil:
+    """completes() with no more cards to add: do discards with Material
+    counts ``cnt`` (``size`` cards) pay ``R`` exactly as they are?"""
+    cdef int m, s, base = 0
+    if r >= 0 and r != topm and cnt[r] == 0:
+        return 0                 # Recycling needs a card of its Material
+    s = 3 * kp - size            # then size = 3 kp - 2 s
+    if s < 0 or s & 1:
+        return 0
+    s >>= 1
+    if s > kp:
+        return 0
+    for m in range(BS_KINDS):
+        base += cnt[m] if cnt[m] < R[m] else R[m]
+    return base >= s
+
+
+cdef inline bint payable_from(const int *have, int h, const int *R, int kp, int r, int topm) noexcept nogil:
+    """completes() with nothing discarded yet: can some of the cards
+    ``have`` (``h`` of them, by Material) pay ``R`` exactly?"""
+    cdef int m, s, x, useful = 0, ach
+    cdef bint need_r = r >= 0 and r != topm
+    if kp > h:
+        return 0
+    for m in range(BS_KINDS):
+        useful += have[m] if have[m] < R[m] else R[m]
+    for s in range(kp + 1):
+        x = 3 * kp - 2 * s
+        if x > h:
+            continue
+        if need_r:
+            if have[r] == 0 or x == 0:
+                continue
+            ach = x if R[r] > 0 else x - 1
+        else:
+            ach = x
+        if ach > useful:
+            ach = useful
+        if ach >= s:
+            return 1
+    return 0
+
+
+cdef int pay_options(const BsParams *p, const BsState *s, int card, const uint8_t *chosen, int n_chosen,
+                     uint8_t *disc_ok, uint8_t *fin_ok, uint8_t *cand, int *n_cand,
+                     bint first_only) noexcept nogil:
+    """Which next choices of a payment for ``card`` lead to an exact payment,
+    the discards ``chosen`` (ascending) made so far: ``disc_ok[i]`` for the
+    candidate ``cand[i]`` (hand cards above the last chosen one), and
+    ``fin_ok[k]`` for FINISH k. Returns how many were found (with
+    ``first_only``, stops at the first)."""
+    cdef PayCtx x
+    cdef int i, found
+    pay_context(p, s, card, chosen, n_chosen, &x)
+    n_cand[0] = x.nc
+    for i in range(x.nc):
+        cand[i] = x.cand[i]
+        disc_ok[i] = 0
+    found = finish_options(&x, fin_ok, first_only)
+    if found and first_only:
+        return found
+    for i in range(x.nc):
+        if discard_ok(p, &x, i):
+            disc_ok[i] = 1
+            found += 1
+            if first_only:
+                return found
+    return found
+
+
+ctypedef struct BuildCtx:
+    # what every card's payment at one build step shares
+    int avail[BS_KINDS]      # unused Persistent Materials
+    int have[BS_KINDS]       # the hand's Materials
+    int hand_n
+    int topm
+    bint ready               # avail, have and topm filled
+
+
+cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b) noexcept nogil:
+    cdef int q = s.player, i, m
+    cdef uint64_t w
+    for m in range(BS_KINDS):
+        b.have[m] = 0
+    for i in range(2):
+        w = s.hand[q][i]
+        while w:
+            b.have[p.mat[64 * i + ctz64(w) + 1]] += 1
+            w &= w - 1
+    persistent_counts(p, s, q, b.avail)
+    b.topm = pile_top_material(p, s, q)
+    b.ready = 1
+
+
+cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
+    """Can the player to move pay for ``card`` at all? (Some way to use the
+    free supplies leaves icons that discards from the rest of the hand can
+    pay exactly.) ``b`` is filled on first need."""
+    cdef PayPlan buf[64]
+    cdef const PayPlan *plans
+    cdef int have[BS_KINDS]
+    cdef int i, m, n_plans, h
     # Enough other cards for a three-for-one per icon always pay.
     if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
         return 1
-    return pay_options(p, s, card, NULL, 0, disc_ok, fin_ok, cand, &nc, 1) > 0
+    if not b.ready:
+        build_context(p, s, b)
+    for m in range(BS_KINDS):
+        have[m] = b.have[m]
+    have[p.mat[card]] -= 1
+    # A card of the right Material for every icon always pays (all singles).
+    for i in range(p.cost_n[card]):
+        have[p.cost[card][i]] -= 1
+    for m in range(BS_KINDS):
+        if have[m] < 0:
+            break
+    else:
+        return 1
+    for i in range(p.cost_n[card]):
+        have[p.cost[card][i]] += 1
+    plans = pay_plans(p, s.recycled, card, b.avail, buf, &n_plans)
+    h = count2(s.hand[s.player]) - 1
+    for i in range(n_plans):
+        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, b.topm):
+            return 1
+    return 0
 
 
 cdef inline int top_materials(const BsParams *p, const BsState *s) noexcept nogil:
@@ -472,6 +643,43 @@ cdef int placements(const BsParams *p, const BsState *s, int landmark, int *out)
                         n += 1
             i = j
     return n
+
+
+cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
+    """Bit mask of the Scenery types through which the player to move could
+    place a Landmark now: t is set when an unused Stretch of t has a card
+    holding no Landmark (the test ``placements`` makes, for every t at once,
+    in one pass along the Highway)."""
+    cdef int q = s.player, t, i, c, l, mask = 0, n = s.hw_n[q], here, ending
+    cdef int ic[BS_KINDS]
+    cdef int used = 0, free_card = 0, open_ = 0
+    for t in range(BS_KINDS):
+        ic[t] = 0
+    for i in range(n + 1):
+        if i < n:
+            c = s.hw[q][i]
+            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
+        else:
+            here = 0
+        ending = open_ & ~here
+        while ending:
+            t = ctz64(ending)
+            ending &= ending - 1
+            if ic[t] >= 3 and not (used >> t) & 1 and (free_card >> t) & 1:
+                mask |= 1 << t
+            ic[t] = 0
+        used &= here
+        free_card &= here
+        open_ = here
+        if i < n:
+            ic[p.sc[c][0]] += 1
+            ic[p.sc[c][1]] += 1
+            l = s.mark_lm[q][i]
+            if l:
+                used |= 1 << s.mark_type[q][i]
+            else:
+                free_card |= here
+    return mask
 
 
 cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
@@ -591,6 +799,7 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
     cdef uint8_t fin_ok[BS_N_FINISH]
     cdef uint8_t cand[BS_MAX_CARDS]
     cdef int place[5 * BS_MAX_HW]
+    cdef BuildCtx bctx
     cdef int n = 0, k, i, q = s.player, nc, mask
     cdef uint64_t row
     if is_chance(s):
@@ -605,17 +814,19 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
             n += 1
         return n
     if s.step == BS_BUILD:
+        bctx.ready = 0
         k = cards_of(s.hand[q], buf)
         for i in range(k):
-            if can_build(p, s, buf[i]):
+            if can_build_in(p, s, buf[i], &bctx):
                 out[n] = p.build_base + buf[i] - 1
                 n += 1
-        if not s.claimed:
+        if not s.claimed and s.row:
+            mask = claimable_scenery(p, s)
             row = s.row
-            while row:
+            while row and mask:
                 i = ctz64(row) + 1
                 row &= row - 1
-                if placements(p, s, i, place) > 0:
+                if p.lm_mask[i] & mask:
                     out[n] = p.claim_base + i - 1
                     n += 1
         out[n] = p.end_turn
@@ -823,28 +1034,76 @@ cdef uint64_t bs_hash(const void *params, const void *st) noexcept nogil:
     return h
 
 
+cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_index) noexcept nogil:
+    """The playout policy's next paying action: a FINISH drawn uniformly when
+    the discards chosen can pay, else a discard drawn uniformly from those
+    that keep the payment possible (by rejection); ``cand_index`` gets the
+    discard's index in ``x.cand`` (-1 for a FINISH)."""
+    cdef int fins[64]
+    cdef uint8_t refused[BS_MAX_CARDS]
+    cdef int n = 0, i, j
+    cdef const PayPlan *pl
+    # the distinct FINISHes that complete the payment now
+    for i in range(x.n_plans):
+        pl = &x.plans[i]
+        if pays_now(x.cnt, x.n_chosen, pl.R, pl.kp, pl.r, x.topm):
+            for j in range(n):
+                if fins[j] == pl.fin:
+                    break
+            else:
+                fins[n] = pl.fin
+                n += 1
+    if n:
+        cand_index[0] = -1
+        return p.finish_base + fins[rng_below_mul(rng, n)]
+    for i in range(x.nc):
+        refused[i] = 0
+    while True:
+        i = rng_below_mul(rng, x.nc)
+        if refused[i]:
+            continue
+        if discard_ok(p, x, i):
+            cand_index[0] = i
+            return p.discard_base + x.cand[i] - 1
+        refused[i] = 1
+
+
+cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
+    """``x`` after discarding ``x.cand[i]``: the plans stay, the candidates
+    are the cards above it."""
+    x.cnt[p.mat[x.cand[i]]] += 1
+    x.n_chosen += 1
+    x.nc -= i + 1
+    memmove(x.cand, &x.cand[i + 1], x.nc)
+
+
 cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
     """The playout policy. Build step: claim a Landmark when one can be
     placed (chance pol_claim/256), else build a payable card, tried in a
     random order (chance pol_build/256), else end the turn. Paying: finish
     as soon as the chosen discards can pay (uniformly over the ways to
-    finish), else discard a random card that keeps the payment possible.
-    Every other choice uniformly at random."""
+    finish), else discard a card drawn uniformly from those that keep the
+    payment possible (by rejection: draw among the candidates until one
+    fits). Every other choice uniformly at random over the legal ones."""
     cdef const BsParams *p = <const BsParams *>params
     cdef const BsState *s = <const BsState *>st
     cdef int acts[BS_MAX_ACTIONS]
     cdef int place[5 * BS_MAX_HW]
     cdef int claims[BS_MAX_LANDMARKS]
     cdef uint8_t buf[BS_MAX_CARDS]
-    cdef int n, i, k, start, n_claim = 0, first_fin = -1
-    cdef uint64_t row
+    cdef uint8_t fin_ok[BS_N_FINISH]
+    cdef PayCtx x
+    cdef BuildCtx bctx
+    cdef int n, i, k, start, n_claim = 0, mask
+    cdef uint64_t row, m[2]
     if s.step == BS_BUILD:
         if not s.claimed and s.row and rng_below_mul(rng, 256) < p.pol_claim:
+            mask = claimable_scenery(p, s)
             row = s.row
-            while row:
+            while row and mask:
                 i = ctz64(row) + 1
                 row &= row - 1
-                if placements(p, s, i, place) > 0:
+                if p.lm_mask[i] & mask:
                     claims[n_claim] = p.claim_base + i - 1
                     n_claim += 1
             if n_claim:
@@ -852,20 +1111,71 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
         n = cards_of(s.hand[s.player], buf)
         if n and rng_below_mul(rng, 256) < p.pol_build:
             start = rng_below_mul(rng, n)
+            bctx.ready = 0
             for k in range(n):
                 i = buf[(start + k) % n]
-                if can_build(p, s, i):
+                if can_build_in(p, s, i, &bctx):
                     return p.build_base + i - 1
         return p.end_turn
-    n = bs_legal_actions(params, st, acts)
+    if s.step == BS_TAKE:
+        # the Depot's cards ascending, then the deck
+        n = count2(s.depot)
+        k = rng_below_mul(rng, n + (1 if s.pos < p.deck_size else 0))
+        if k == n:
+            return p.draw
+        m[0] = s.depot[0]
+        m[1] = s.depot[1]
+        for i in range(k):
+            if m[0]:
+                m[0] &= m[0] - 1
+            else:
+                m[1] &= m[1] - 1
+        return (ctz64(m[0]) if m[0] else 64 + ctz64(m[1]))
     if s.step == BS_PAY:
-        for i in range(n):
-            if acts[i] >= p.finish_base:
-                first_fin = i
-                break
-        if first_fin >= 0:
-            return acts[first_fin + rng_below_mul(rng, n - first_fin)]
+        pay_context(p, s, s.building, s.paying, s.paying_n, &x)
+        return pay_step(p, &x, rng, &i)
+    if s.step == BS_END:
+        return p.left if rng_below_mul(rng, 2) == 0 else p.right
+    if s.step == BS_TOP:
+        mask = top_materials(p, s)
+        k = rng_below_mul(rng, popcount64(mask))
+        for i in range(k):
+            mask &= mask - 1
+        return p.top_base + ctz64(mask)
+    n = bs_legal_actions(params, st, acts)
     return acts[rng_below_mul(rng, n)]
+
+
+cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil:
+    """Play to the end in one call: chance by bs_sample_chance, the seats in
+    ``policy_seats`` by bs_rollout_action, the others uniformly over
+    bs_legal_actions (the same moves as the loop a search would make)."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef BsState *s = <BsState *>st
+    cdef int acts[BS_MAX_ACTIONS]
+    cdef PayCtx x
+    cdef bint x_ready = 0           # x describes the payment under way
+    cdef int a, n, i
+    while s.step != BS_OVER:
+        if is_chance(s):
+            a = bs_sample_chance(p, s, rng)
+        elif (policy_seats >> s.player) & 1:
+            if s.step == BS_PAY:
+                # as bs_rollout_action, with the free-supply plans kept
+                # from one discard to the next
+                if not x_ready:
+                    pay_context(p, s, s.building, s.paying, s.paying_n, &x)
+                a = pay_step(p, &x, rng, &i)
+                x_ready = i >= 0
+                if x_ready:
+                    pay_context_discard(p, &x, i)
+            else:
+                a = bs_rollout_action(p, s, rng)
+        else:
+            n = bs_legal_actions(p, s, acts)
+            a = acts[rng_below(rng, n)] if n > 1 else acts[0]
+            x_ready = 0
+        bs_apply_action(p, s, a)
 
 
 cdef int bs_is_legal(const BsParams *p, const BsState *s, int action) noexcept nogil:
@@ -946,6 +1256,9 @@ cdef class BigSurCore:
             for m in range(BS_KINDS):
                 p.fin_counts[i][m] = counts[m]
             p.fin_recycle[i] = recycle
+        for c in range(1, n + 1):
+            for i in range(2):
+                p.n_plans0[c][i] = fill_pay_plans(p, i, c, zero_kinds, p.plans0[c][i])
 
         g = &self.gamedef
         g.name = b"bigsur"
@@ -965,7 +1278,7 @@ cdef class BigSurCore:
         g.action_observation = bs_action_observation
         g.hash = bs_hash
         g.rollout_action = bs_rollout_action
-        g.playout = NULL
+        g.playout = bs_playout
         g.public_decisions = 0         # discards to pay are hidden
 
     def __dealloc__(self):
