@@ -242,3 +242,63 @@ def test_kernel_scores_any_highway_like_the_reference():
         ker = KERNELS[4].from_reference(ref)
         assert ker.scores() == ref.scores()
     assert counts[5] and counts[7]
+
+
+def play_out(ker, ref, rng, lockstep_steps):
+    """Random moves from a re-dealt pair to the end of the game: the kernel
+    all the way, the reference alongside for its first ``lockstep_steps``
+    moves (the legal actions never empty, the two always equal)."""
+    steps = 0
+    while not ker.is_terminal():
+        legal = ker.legal_actions()
+        assert legal, f"no legal action at step {ker.step!r} after a re-deal"
+        if ref is not None:
+            assert ref.legal_actions() == legal
+        action = ker.seeded_outcome() if ker.is_chance_node() else legal[rng.below(len(legal))]
+        ker.apply_action(action)
+        if ref is not None:
+            ref.apply_action(action)
+            steps += 1
+            if steps == lockstep_steps:
+                ref = None
+    if ref is not None:
+        assert ref.is_terminal() and ref.returns() == ker.returns()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_redeal_for_any_seat_mid_turn_leaves_a_playable_position(players):
+    """At every decision of random games, re-deal for every seat (the player
+    to move or not, in the middle of a build too): both implementations deal
+    alike, the seat's view is unchanged, the player to move has a legal
+    action, and the game plays on to the end from the re-dealt state (the
+    reference in step at least until the pending build is over)."""
+    checked = refused = 0
+    for seed in range(6):
+        ker = KERNELS[players].new_initial_state(seed=seed)
+        ref = RULES[players].new_initial_state(seed=seed)
+        rng = SplitMix64(1000 + seed)
+        while not ker.is_terminal():
+            if not ker.is_chance_node():
+                for seat in range(players):
+                    redeal_seed = rng.below(1 << 32)
+                    try:
+                        k = ker.resample(seat, redeal_seed)
+                    except SolversError:
+                        # only refused while another player has chosen part of a payment
+                        assert ker.step in ("pay", "top") and ker.player != seat and ker.paying
+                        with pytest.raises(SolversError):
+                            ref.resample(seat, redeal_seed)
+                        refused += 1
+                        continue
+                    r = ref.resample(seat, redeal_seed)
+                    assert fields(k) == fields(r)
+                    assert k.information_state(seat) == ker.information_state(seat)
+                    assert r.information_state(seat) == ref.information_state(seat)
+                    assert k.legal_actions() and k.legal_actions() == r.legal_actions()
+                    pending = ker.step in ("end", "pay", "top")
+                    play_out(k, r, rng, lockstep_steps=40 if pending else 3)
+                    checked += 1
+            action = ker.seeded_outcome() if ker.is_chance_node() else builder_move(ker, rng)
+            ker.apply_action(action)
+            ref.apply_action(action)
+    assert checked > 0 and refused > 0

@@ -957,16 +957,25 @@ cdef void bs_apply_action(const void *params, void *st, int action) noexcept nog
 
 
 # ----- hidden information ---------------------------------------------------------------
+cdef int BS_REDEAL_TRIES = 64   # as reference.REDEAL_TRIES
+
+
 cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
     """Re-deal what ``player`` cannot see, as reference.resample does: the
     other hands and piles below their tops and the deck from one ascending,
-    shuffled list; then the Landmark deck."""
+    shuffled list (keeping a card another player is building in their hand,
+    redone until they can pay for it, at most BS_REDEAL_TRIES times, else
+    the cards stay as they were); then the Landmark deck."""
     cdef const BsParams *p = <const BsParams *>params
     cdef BsState *s = <BsState *>st
+    cdef BsState before = s[0]
     cdef uint64_t m[2]
     cdef uint8_t buf[BS_MAX_CARDS]
     cdef uint64_t lm = 0
-    cdef int n, k = 0, q, i, size
+    cdef int n, k, q, i, size, attempt
+    cdef int mover = s.player
+    cdef int pending = s.building if (mover != player and s.building) else 0
+    cdef bint dealt = 0
     m[0] = 0
     m[1] = 0
     for q in range(p.players):
@@ -977,23 +986,36 @@ cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng
                 add(m, s.pile[q][i])
     for i in range(s.pos, p.deck_size):
         add(m, s.order[i])
-    n = cards_of(m, buf)
-    shuffle_u8(rng, buf, n)
-    for q in range(p.players):
-        if q == player:
-            continue
-        size = count2(s.hand[q])
-        s.hand[q][0] = 0
-        s.hand[q][1] = 0
-        for i in range(size):
-            add(s.hand[q], buf[k])
+    if pending:
+        drop(m, pending)
+    for attempt in range(BS_REDEAL_TRIES):
+        n = cards_of(m, buf)
+        shuffle_u8(rng, buf, n)
+        k = 0
+        for q in range(p.players):
+            if q == player:
+                continue
+            size = count2(before.hand[q]) - (1 if (q == mover and pending) else 0)
+            s.hand[q][0] = 0
+            s.hand[q][1] = 0
+            for i in range(size):
+                add(s.hand[q], buf[k])
+                k += 1
+            for i in range(s.pile_n[q] - 1):
+                s.pile[q][i] = buf[k]
+                k += 1
+        for i in range(s.pos, p.deck_size):
+            s.order[i] = buf[k]
             k += 1
-        for i in range(s.pile_n[q] - 1):
-            s.pile[q][i] = buf[k]
-            k += 1
-    for i in range(s.pos, p.deck_size):
-        s.order[i] = buf[k]
-        k += 1
+        if not pending:
+            dealt = 1
+            break
+        add(s.hand[mover], pending)
+        if can_build(p, s, pending):
+            dealt = 1
+            break
+    if not dealt:
+        s[0] = before
     for i in range(s.lpos, p.n_landmarks):
         lm |= ONE << (s.lorder[i] - 1)
     n = 0

@@ -67,6 +67,7 @@ from .scoring import Spot, find_stretches, score_highway, stretch_used
 
 HIDDEN = -2  # action_observation of something the observer does not see (GAME_HIDDEN in C)
 CHANCE_STEPS = ("deal", "draw", "reveal", "refill")
+REDEAL_TRIES = 64  # re-deals tried by resample before it keeps the cards (BS_REDEAL_TRIES in C)
 
 
 def _finish_table() -> list[tuple[tuple[int, ...], int]]:
@@ -518,6 +519,9 @@ class BigSurState(State):
         deck; then the Landmark deck is shuffled the same way. Every size
         stays as it was. Not while another player is choosing the cards of a
         payment (their choices so far are hidden and constrain the rest).
+        While another player builds a card (named aloud, so it stays in their
+        hand), the deal is redone until their hand can still pay for it; after
+        ``REDEAL_TRIES`` failed deals the Highway cards are left as they are.
         """
         check_player(self.game, player)
         if self.step in ("pay", "top") and self.player != player and self.paying:
@@ -525,24 +529,38 @@ class BigSurState(State):
         rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed_from(seed))
         other = self.clone()
         n = self.game.num_players
+        mover = self.player
+        # A card another player is building was named aloud: it stays in
+        # their hand, and their re-dealt hand must still be able to pay it.
+        pending = self.building if mover != player and self.building is not None else None
         hidden: list[int] = []
         for q in range(n):
             if q != player:
-                hidden += list(self.hands[q]) + self.piles[q][:-1]
+                hidden += [c for c in self.hands[q] if c != pending] + self.piles[q][:-1]
         hidden += self.deck_left()
-        hidden.sort()
-        rng.shuffle(hidden)
-        k = 0
-        for q in range(n):
-            if q != player:
-                size = len(self.hands[q])
-                other.hands[q] = set(hidden[k:k + size])
-                k += size
-                below = len(self.piles[q]) - 1
-                if below > 0:
-                    other.piles[q] = hidden[k:k + below] + self.piles[q][-1:]
-                    k += below
-        other.order[self.pos:] = hidden[k:]
+        for _ in range(REDEAL_TRIES):
+            hidden.sort()
+            rng.shuffle(hidden)
+            k = 0
+            for q in range(n):
+                if q != player:
+                    size = len(self.hands[q]) - (1 if q == mover and pending is not None else 0)
+                    other.hands[q] = set(hidden[k:k + size])
+                    k += size
+                    below = len(self.piles[q]) - 1
+                    if below > 0:
+                        other.piles[q] = hidden[k:k + below] + self.piles[q][-1:]
+                        k += below
+            other.order[self.pos:] = hidden[k:]
+            if pending is None:
+                break
+            other.hands[mover].add(pending)
+            if other.payments(pending):
+                break
+        else:  # no re-deal let the pending build be paid: keep the cards as they are
+            other.hands = [set(h) for h in self.hands]
+            other.piles = [list(pile) for pile in self.piles]
+            other.order = list(self.order)
         rest = sorted(self.lorder[self.lpos:])
         rng.shuffle(rest)
         other.lorder[self.lpos:] = rest
