@@ -976,6 +976,7 @@ cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng
     cdef int mover = s.player
     cdef int pending = s.building if (mover != player and s.building) else 0
     cdef bint dealt = 0
+    cdef BuildCtx bctx
     m[0] = 0
     m[1] = 0
     for q in range(p.players):
@@ -1011,7 +1012,8 @@ cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng
             dealt = 1
             break
         add(s.hand[mover], pending)
-        if can_build(p, s, pending):
+        bctx.ready = 0
+        if can_build_in(p, s, pending, &bctx):
             dealt = 1
             break
     if not dealt:
