@@ -760,6 +760,14 @@ cdef int sc_action_observation(const void *params, const void *st, int action, i
         return action if s.deck_pos % p.num_players == player else GAME_HIDDEN
     if s.step == SC_DRAW or s.step == SC_BIRD or s.step == SC_DISCARD:
         return action if s.player == player else GAME_HIDDEN
+    cdef int k
+    if s.step == SC_PLAY and p.play_double <= action < p.play_score \
+            and not targets(p, s, action - p.play_double):
+        # a double move with nothing to build ends at once: every such kind
+        # leaves the same position, so all see it as the first of them
+        for k in range(3):
+            if not targets(p, s, k):
+                return p.play_double + k
     return action
 
 
