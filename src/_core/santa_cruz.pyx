@@ -18,13 +18,12 @@ without touching a Python object.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_New
 
 from santa_cruz cimport *
 from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul, rng_shuffle_i8,
-    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE,
+    SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
 )
 
 from solvers.errors import IllegalActionError, SolversError
@@ -761,6 +760,14 @@ cdef int sc_action_observation(const void *params, const void *st, int action, i
         return action if s.deck_pos % p.num_players == player else GAME_HIDDEN
     if s.step == SC_DRAW or s.step == SC_BIRD or s.step == SC_DISCARD:
         return action if s.player == player else GAME_HIDDEN
+    cdef int k
+    if s.step == SC_PLAY and p.play_double <= action < p.play_score \
+            and not targets(p, s, action - p.play_double):
+        # a double move with nothing to build ends at once: every such kind
+        # leaves the same position, so all see it as the first of them
+        for k in range(3):
+            if not targets(p, s, k):
+                return p.play_double + k
     return action
 
 
@@ -816,11 +823,12 @@ cdef int sc_is_legal(const ScParams *p, const ScState *s, int action) noexcept n
 cdef class SantaCruzCore:
     """The constant tables of one game (player count and island) and its
     GameDef. Built by :class:`~solvers.games.santacruz.kernel.SantaCruzKernel`
-    from the reference game (``rules``); keep this object alive while a
-    capsule from ``gamedef_capsule()`` is used."""
+    from the reference game (``rules``); a capsule from ``gamedef_capsule()``
+    keeps it alive."""
 
     cdef ScParams *params
     cdef GameDef gamedef
+    cdef object __weakref__
 
     def __cinit__(self, rules):
         from solvers.games.santacruz.data import BUILDINGS, CARD_KINDS, RESOURCES, SCORING_KINDS, SITE_KINDS
@@ -946,7 +954,7 @@ cdef class SantaCruzCore:
 
     def gamedef_capsule(self):
         """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
-        return PyCapsule_New(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, NULL)
+        return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random;
@@ -988,6 +996,7 @@ cdef class KernelState:
     cdef const ScParams *p
     cdef SantaCruzCore core
     cdef public object game
+    cdef object __weakref__
     cdef public list history
     cdef public object seed             # the game's seed (None for a loaded position)
 
@@ -1102,7 +1111,7 @@ cdef class KernelState:
         return [k for k in range(self.p.num_sets) if m >> k & 1]
 
     def _state_capsule(self):
-        return PyCapsule_New(&self.st, SOLVERS_STATE_CAPSULE, NULL)
+        return owned_capsule(&self.st, SOLVERS_STATE_CAPSULE, self)
 
     def _raw(self) -> bytes:
         return (<char *>&self.st)[:sizeof(ScState)]
@@ -1111,6 +1120,11 @@ cdef class KernelState:
         if len(raw) != sizeof(ScState):
             raise SolversError(f"a Santa Cruz state has {sizeof(ScState)} bytes, not {len(raw)}")
         memcpy(&self.st, <const char *>raw, sizeof(ScState))
+
+    def __reduce__(self):
+        # The struct holds no pointer: the game (picklable), the struct's
+        # bytes and the history rebuild the state in any process.
+        return (_rebuild_state, (self.game, self._raw(), self.history))
 
     # ----- fields, named as in the reference state -------------------------
     @property
@@ -1332,3 +1346,10 @@ cdef list _cards(uint32_t m):
         out.append(ctz64(<uint64_t>m))
         m &= m - 1
     return out
+
+
+def _rebuild_state(game, bytes raw, list history):
+    """A pickled state again (see ``KernelState.__reduce__``)."""
+    state = game.state_from_raw(raw)
+    state.history = list(history)
+    return state

@@ -74,6 +74,9 @@ class SantaCruzKernel(Game):
     def _gamedef_capsule(self) -> Any:
         return self.core.gamedef_capsule()
 
+    def __reduce__(self):
+        return (SantaCruzKernel, (self.num_players, self.island))
+
     def __repr__(self) -> str:
         return f"SantaCruzKernel(players={self.num_players})"
 

@@ -735,6 +735,11 @@ def observe(state: Any, action: int, player: int) -> int:
         return action if state.deck_pos % g.num_players == player else HIDDEN
     if step in ("draw", "bird", "discard"):
         return action if state.player == player else HIDDEN
+    if step == "play" and g.PLAY_DOUBLE <= action < g.PLAY_SCORE \
+            and not state.targets(BUILD_KINDS[action - g.PLAY_DOUBLE]):
+        # a double move with nothing to build ends at once: every such kind
+        # leaves the same position, so all see it as the first of them
+        return g.PLAY_DOUBLE + next(k for k, kind in enumerate(BUILD_KINDS) if not state.targets(kind))
     return action
 
 
