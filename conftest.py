@@ -1,9 +1,8 @@
-"""Fixtures shared by tests/ and benchmarks/, and the collection rules of
-the package's doctests.
+"""Fixtures shared by tests/ and benchmarks/.
 
-The package's ``>>>`` examples run as doctests (``--doctest-modules`` in
-pyproject.toml). A module that needs an optional extra is left out when the
-extra is absent, and the report header says so.
+The package's ``>>>`` examples run in tests/test_doctests.py; a module that
+needs an optional extra is left out there when the extra is absent, and the
+report header says so.
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ import sys
 
 import pytest
 
-# module path (from the repository root) -> the import it needs
-_OPTIONAL = {"src/solvers/interop/openspiel.py": "pyspiel"}
+# module -> the import it needs (as in tests/test_doctests.py)
+_OPTIONAL = {"solvers.interop.openspiel": "pyspiel"}
 
 
 def _installed(name: str) -> bool:
@@ -24,12 +23,12 @@ def _installed(name: str) -> bool:
         return False
 
 
-collect_ignore = [path for path, need in _OPTIONAL.items() if not _installed(need)]
+_LEFT_OUT = [name for name, need in _OPTIONAL.items() if not _installed(need)]
 
 
 def pytest_report_header(config):
-    if collect_ignore:
-        return [f"doctests skipped, optional extra absent: {', '.join(collect_ignore)}"]
+    if _LEFT_OUT:
+        return [f"doctests left out, optional extra absent: {', '.join(_LEFT_OUT)}"]
     return []
 
 
