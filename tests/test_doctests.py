@@ -20,11 +20,17 @@ _OPTIONAL = {"solvers.interop.openspiel": "pyspiel"}
 
 
 def _modules():
-    for info in pkgutil.walk_packages(solvers.__path__, "solvers."):
-        need = _OPTIONAL.get(info.name)
-        if need is not None and importlib.util.find_spec(need) is None:
-            continue
-        yield importlib.import_module(info.name)
+    # solvers._core and solvers.cli live outside src/solvers in the source
+    # tree (an editable install maps them), so they are walked by name too.
+    seen = set()
+    for package in ("solvers", "solvers._core", "solvers.cli"):
+        path = importlib.import_module(package).__path__
+        for info in pkgutil.walk_packages(path, package + "."):
+            need = _OPTIONAL.get(info.name)
+            if info.name in seen or (need is not None and importlib.util.find_spec(need) is None):
+                continue
+            seen.add(info.name)
+            yield importlib.import_module(info.name)
 
 
 def _docstrings():
