@@ -171,6 +171,13 @@ class GameInfo:
     * ``max_game_length``: a bound on the actions of one game (chance
       included), used when the game object does not report one itself; an
       int, or a function of the built game.
+    * ``web``: the module (``"package.module"``) that lets the browser app
+      (``solve serve``) draw the game, or None. It defines ``board(game) ->
+      dict``, the static, JSON-ready data the drawing needs (geometry, card
+      faces) for a built game, and ``breakdown(state) -> list[list[dict]]``,
+      at the end of a game each seat's score as ``{"item", "points"}`` rows.
+      Its package holds ``board.js``, the ES module that draws a view
+      (:mod:`solvers.web` documents its interface).
     """
 
     name: str
@@ -195,6 +202,7 @@ class GameInfo:
     cli: str | None = None
     renderer: str | None = None
     max_game_length: int | Callable[[Any], int] | None = None
+    web: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.lower().strip():
