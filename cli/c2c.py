@@ -307,22 +307,43 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, onlin
     if as_json:
         print_json({"shuffles": shuffles, "seed": seed, "online_agent": online_spec, "challenges": rows})
     elif as_csv:
-        w = csv.writer(sys.stdout)
-        w.writerow(["challenge", "required", "feasible", "best_score", "ceiling", "online"])
-        for r in rows:
-            w.writerow([r["challenge"], r["required"], r["feasible"], r["best_score"],
-                        f"{r['ceiling']:.4f}", f"{r['online']:.4f}"])
+        write_challenge_csv(rows)
     else:
-        from rich.table import Table
+        out.print(challenge_table(rows, shuffles, seed))
 
-        t = Table(title=f"Coast to Coast challenges, easiest first ({shuffles} shuffles each, seed {seed})")
-        for col in ("challenge", "required", "feasible", "best score", "ceiling", "online"):
-            t.add_column(col, justify="left" if col == "challenge" else "right")
-        for r in rows:
-            t.add_row(r["challenge"], str(r["required"]), "yes" if r["feasible"] else "no",
-                      "-" if r["best_score"] is None else str(r["best_score"]),
-                      percent(r["ceiling"]), percent(r["online"]))
-        out.print(t)
+
+def _interval(ci: list[float] | tuple[float, float]) -> str:
+    """A 95% interval in whole percent, as the table shows it: ``62-79``."""
+    return f"{100 * ci[0]:.0f}-{100 * ci[1]:.0f}"
+
+
+def write_challenge_csv(rows: list[dict[str, Any]]) -> None:
+    """The challenge table as CSV on stdout: rates and their 95% (Wilson)
+    interval bounds as fractions."""
+    w = csv.writer(sys.stdout)
+    w.writerow(["challenge", "required", "feasible", "best_score", "ceiling", "ceiling_low",
+                "ceiling_high", "online", "online_low", "online_high"])
+    for r in rows:
+        w.writerow([r["challenge"], r["required"], r["feasible"], r["best_score"],
+                    f"{r['ceiling']:.4f}", f"{r['ceiling_ci95'][0]:.4f}", f"{r['ceiling_ci95'][1]:.4f}",
+                    f"{r['online']:.4f}", f"{r['online_ci95'][0]:.4f}", f"{r['online_ci95'][1]:.4f}"])
+
+
+def challenge_table(rows: list[dict[str, Any]], shuffles: int, seed: int) -> Any:
+    """The challenge table for the terminal: each rate in whole percent with
+    its 95% interval, e.g. ``70% (60-78)``."""
+    from rich.table import Table
+
+    t = Table(title=f"Coast to Coast challenges, easiest first ({shuffles} shuffles each, "
+                    f"seed {seed}; rates with 95% intervals)")
+    for col in ("challenge", "needs", "winnable", "best", "ceiling", "online"):
+        t.add_column(col, justify="left" if col == "challenge" else "right")
+    for r in rows:
+        t.add_row(r["challenge"], str(r["required"]), "yes" if r["feasible"] else "no",
+                  "-" if r["best_score"] is None else str(r["best_score"]),
+                  f"{100 * r['ceiling']:.0f}% ({_interval(r['ceiling_ci95'])})",
+                  f"{100 * r['online']:.0f}% ({_interval(r['online_ci95'])})")
+    return t
 
 
 def plot_challenges(rows: list[dict[str, Any]], path: str, shuffles: int) -> None:

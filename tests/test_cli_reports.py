@@ -3,6 +3,7 @@ table, the --plot figure, and the endgame agent before a match."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
@@ -146,3 +147,37 @@ def test_the_endgame_agent_still_plays_a_game_it_can_solve():
     from solvers.agents import load_agent
 
     load_agent("endgame", TicTacToe()).check_match()     # no refusal
+
+
+def full_rows():
+    out = rows()
+    for i, r in enumerate(out):
+        r.update(required=9 + i, feasible=r["ceiling"] > 0, best_score=None if r["ceiling"] == 0 else 120)
+    return out
+
+
+def test_the_challenge_csv_carries_each_rate_with_its_interval(capsys):
+    import csv as csvmod
+
+    from solvers.cli.c2c import write_challenge_csv
+
+    write_challenge_csv(full_rows())
+    table = list(csvmod.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(table) == 6
+    for row, (c, o) in zip(table, [(100, 100), (100, 92), (98, 80), (70, 45), (20, 3), (0, 0)]):
+        for key, wins in (("ceiling", c), ("online", o)):
+            lo, hi = wilson_interval(wins, 100)          # independent of the rows' own numbers
+            assert float(row[f"{key}_low"]) == pytest.approx(lo, abs=1e-4)
+            assert float(row[f"{key}_high"]) == pytest.approx(hi, abs=1e-4)
+            assert float(row[f"{key}_low"]) <= float(row[key]) <= float(row[f"{key}_high"])
+
+
+def test_the_challenge_table_shows_intervals(capsys):
+    from solvers.cli.c2c import challenge_table
+    from solvers.cli.common import out
+
+    out.print(challenge_table(full_rows(), 100, 0))
+    text = capsys.readouterr().out
+    assert "95% intervals" in text and "70% (" in text
+    lo, hi = wilson_interval(70, 100)
+    assert f"{100 * lo:.0f}-{100 * hi:.0f}" in text          # challenge 3's ceiling, 61-78
