@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import SolversError
-from ...game import Game, State
-from ...rng import seed_from
+from ...game import State
 from ..._core.big_sur import BigSurCore, KernelState, load_fields  # type: ignore[import-not-found]
+from ..kernel_game import KernelGame
 from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
 from .reference import (
     FINISH, BigSur, describe_action, information_view, render,
@@ -77,11 +76,10 @@ def kernel_tables(rules: BigSur) -> dict[str, Any]:
     return t
 
 
-class BigSurKernel(Game):
+class BigSurKernel(KernelGame):
     """Big Sur on the C kernel; built like :class:`.reference.BigSur`."""
 
     name = "bigsur"
-    reference = False
     return_bounds = (0.0, 1.0)     # GameDef.returns are win shares
 
     def __init__(self, players: int = 2, cards: CardSet | str | None = None):
@@ -94,19 +92,11 @@ class BigSurKernel(Game):
             setattr(self, attr, getattr(rules, attr))
         self.core = BigSurCore(kernel_tables(rules))
 
-    def num_distinct_actions(self) -> int:
-        return self.rules.num_distinct_actions()
-
     def place_action(self, scenery: str, position: int) -> int:
         return self.rules.place_action(scenery, position)
 
     def finish_action(self, persistent: dict[str, int] | None = None, recycle: bool = False) -> int:
         return self.rules.finish_action(persistent, recycle)
-
-    def new_initial_state(self, seed: int | None = None) -> "BigSurKernelState":
-        state = BigSurKernelState.__new__(BigSurKernelState)
-        state._start(self.core, self, seed_from(seed))
-        return state
 
     def from_reference(self, ref: Any) -> "BigSurKernelState":
         """The kernel state with the same fields as a reference state (its
@@ -115,25 +105,8 @@ class BigSurKernel(Game):
         load_fields(state, self.core, self, {f: getattr(ref, f) for f in STATE_FIELDS})
         return state
 
-    def play_random_games(self, n: int, seed: int = 0) -> list[float]:
-        """Play ``n`` uniformly random games in C; the mean score of each seat."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise SolversError(f"the number of games should be an int, not {type(n).__name__}")
-        return self.core.play_random_games(n, seed_from(seed))
-
-    def state_from_raw(self, raw: bytes) -> "BigSurKernelState":
-        state = self.new_initial_state(0)
-        state._set_raw(raw)
-        return state
-
-    def _gamedef_capsule(self) -> Any:
-        return self.core.gamedef_capsule()
-
     def __reduce__(self):
         return (BigSurKernel, (self.num_players, self.cards))
-
-    def __repr__(self) -> str:
-        return f"BigSurKernel(players={self.num_players})"
 
 
 class BigSurKernelState(KernelState, State):
@@ -154,3 +127,6 @@ class BigSurKernelState(KernelState, State):
 
     def __str__(self) -> str:
         return render(self)
+
+
+BigSurKernel.state_class = BigSurKernelState

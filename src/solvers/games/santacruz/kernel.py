@@ -18,19 +18,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import SolversError
-from ...game import Game, State
-from ...rng import seed_from
+from ...game import State
 from ..._core.santa_cruz import KernelState, SantaCruzCore  # type: ignore[import-not-found]
+from ..kernel_game import KernelGame
 from .data import SantaCruzIsland
 from .reference import SantaCruz, SantaCruzState, describe_action, information_view, observe, render
 
 
-class SantaCruzKernel(Game):
+class SantaCruzKernel(KernelGame):
     """Santa Cruz on the C kernel; built like :class:`.reference.SantaCruz`."""
 
     name = "santacruz"
-    reference = False
     return_bounds = (0.0, 1.0)     # GameDef.returns: 1 for the winner
     default_rollout = "policy"
 
@@ -45,14 +43,6 @@ class SantaCruzKernel(Game):
             setattr(self, attr, getattr(rules, attr))
         self.core = SantaCruzCore(rules)
 
-    def num_distinct_actions(self) -> int:
-        return self.rules.num_distinct_actions()
-
-    def new_initial_state(self, seed: int | None = None) -> "SantaCruzKernelState":
-        state = SantaCruzKernelState.__new__(SantaCruzKernelState)
-        state._start(self.core, self, seed_from(seed))
-        return state
-
     def from_reference(self, ref: SantaCruzState) -> "SantaCruzKernelState":
         """The kernel state with the same fields as a reference state (its
         history is not copied)."""
@@ -60,25 +50,8 @@ class SantaCruzKernel(Game):
         state._load(self.core, self, ref)
         return state
 
-    def play_random_games(self, n: int, seed: int = 0) -> list[float]:
-        """Play ``n`` uniformly random games in C; the mean score of each seat."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise SolversError(f"the number of games should be an int, not {type(n).__name__}")
-        return self.core.play_random_games(n, seed_from(seed))
-
-    def state_from_raw(self, raw: bytes) -> "SantaCruzKernelState":
-        state = self.new_initial_state(0)
-        state._set_raw(raw)
-        return state
-
-    def _gamedef_capsule(self) -> Any:
-        return self.core.gamedef_capsule()
-
     def __reduce__(self):
         return (SantaCruzKernel, (self.num_players, self.island))
-
-    def __repr__(self) -> str:
-        return f"SantaCruzKernel(players={self.num_players})"
 
 
 class SantaCruzKernelState(KernelState, State):
@@ -99,3 +72,6 @@ class SantaCruzKernelState(KernelState, State):
 
 
 __all__ = ["SantaCruzKernel", "SantaCruzKernelState", "observe"]
+
+
+SantaCruzKernel.state_class = SantaCruzKernelState

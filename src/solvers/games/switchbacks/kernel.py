@@ -23,18 +23,18 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import SolversError
-from ...game import Game, State
+from ...game import State
 from ...rng import seed_from
 from ..._core.switchbacks import KernelState, SwitchbacksCore  # type: ignore[import-not-found]
+from ..kernel_game import KernelGame
 from .data import SwitchbacksMap
 from .reference import Switchbacks, SwitchbacksState, describe_action, information_view, render
 
 
-class SwitchbacksKernel(Game):
+class SwitchbacksKernel(KernelGame):
     """Switchbacks on the C kernel; built like :class:`.reference.Switchbacks`."""
 
     name = "switchbacks"
-    reference = False
     return_bounds = (0.0, 1.0)     # GameDef.returns are win shares
     # MCTS rollouts: the searching player follows the playout policy, the
     # others move at random. With every seat on the policy, a rollout is a
@@ -59,9 +59,6 @@ class SwitchbacksKernel(Game):
             rules.hikers_each, m.min_run, list(m.neighbours),
         )
 
-    def num_distinct_actions(self) -> int:
-        return self.rules.num_distinct_actions()
-
     def explore_action(self, tile: int, hex_id: int) -> int:
         return self.rules.explore_action(tile, hex_id)
 
@@ -70,11 +67,6 @@ class SwitchbacksKernel(Game):
 
     def deal_destination(self, k: int) -> tuple[str, int]:
         return self.rules.deal_destination(k)
-
-    def new_initial_state(self, seed: int | None = None) -> "SwitchbacksKernelState":
-        state = SwitchbacksKernelState.__new__(SwitchbacksKernelState)
-        state._start(self.core, self, seed_from(seed))
-        return state
 
     def from_reference(self, ref: SwitchbacksState) -> "SwitchbacksKernelState":
         """The kernel state with the same fields as a reference state (its
@@ -89,21 +81,8 @@ class SwitchbacksKernel(Game):
         """Play ``n`` uniformly random games in C; the mean score of each seat."""
         return play_random_games(self, n, seed)
 
-    def state_from_raw(self, raw: bytes) -> "SwitchbacksKernelState":
-        """A state rebuilt from a struct saved with ``state._raw()`` (by a
-        search, say); its history is empty."""
-        state = self.new_initial_state(0)
-        state._set_raw(raw)
-        return state
-
-    def _gamedef_capsule(self) -> Any:
-        return self.core.gamedef_capsule()
-
     def __reduce__(self):
         return (_rebuild_game, (self.num_players, self.map, self.core.playout_weights))
-
-    def __repr__(self) -> str:
-        return f"SwitchbacksKernel(players={self.num_players})"
 
 
 def _rebuild_game(players: int, map: SwitchbacksMap, weights: tuple) -> SwitchbacksKernel:
@@ -141,3 +120,6 @@ class SwitchbacksKernelState(KernelState, State):
 
     def __str__(self) -> str:
         return render(self)
+
+
+SwitchbacksKernel.state_class = SwitchbacksKernelState
