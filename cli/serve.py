@@ -50,6 +50,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(infos[0][4])
+        sock.listen(128)           # connections wait in the backlog until uvicorn runs
     except OSError as e:
         sock.close()
         raise SolversError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None

@@ -2,14 +2,9 @@
 
 Imported only when the server runs: it needs the ``[web]`` extra.
 
->>> from starlette.testclient import TestClient
->>> client = TestClient(create_app())
->>> client.get("/api/games").json()[0]["name"]
-'bigsur'
->>> with client.websocket_connect("/ws") as ws:
-...     ws.send_text('{"id": 1, "cmd": "new", "game": "c2c", "seed": 7}')
-...     ws.receive_json()["result"]["phase"]
-'chance'
+>>> app = create_app()
+>>> [r.path for r in app.routes if r.path.startswith(("/api", "/ws"))]
+['/ws', '/api/games', '/api/games/{name}/board', '/api/games/{name}/tasks/{task}', '/api/tasks/{tid}']
 """
 
 from __future__ import annotations
