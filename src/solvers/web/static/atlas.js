@@ -85,7 +85,8 @@ function render() {
     });
     const tx = x0 + 10, ty = top + plotH + 8;
     g.append(svgEl("text", { x: tx, y: ty, "font-size": 10, "text-anchor": "end",
-                             transform: `rotate(-60 ${tx} ${ty})` }, r.challenge));
+                             transform: `rotate(-60 ${tx} ${ty})` },
+      r.challenge.length > 24 ? r.challenge.slice(0, 22) + "..." : r.challenge));
     g.addEventListener("click", () => {
       $("detail").textContent = `${r.challenge}: ${r.required ?? "?"} required locations; ceiling ` +
         `${(r.ceiling * 100).toFixed(1)}% [${r.ceiling_ci95.map((v) => (v * 100).toFixed(1)).join(", ")}], online ` +

@@ -280,6 +280,7 @@ async function aiMove(gen, seat) {
   try {
     const reply = await request;
     if (reply.error) { showError(reply.error.message); return null; }
+    window.solversPlay.lastGo = reply.result;
     return reply.result;
   } finally {
     clearInterval(timer);
