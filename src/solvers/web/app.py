@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import sys
 import threading
 import time
@@ -43,9 +44,24 @@ PAGES = {"/": "play.html", "/play": "play.html", "/solve": "solve.html", "/atlas
 MAX_TASKS_RUNNING = 2
 MAX_TASKS_KEPT = 50
 MAX_BODY = 1 << 20
+SEARCH_NICE = 5          # the searches' niceness, relative to the event loop (Linux)
 
 
 # ------------------------------------------------------------------ the socket
+def lower_priority() -> None:
+    """Run this thread (a search) at a lower priority than the event loop.
+
+    The searches of many tabs keep every core busy until their budgets end;
+    the loop that reads the sockets and starts them needs the CPU only now
+    and then, but at once: otherwise the last of many simultaneous requests
+    waits for the loop. (Linux sets a priority per thread; elsewhere this
+    does nothing.)"""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
+    except (AttributeError, OSError):
+        pass
+
+
 class SocketEngine:
     """One WebSocket's engine session: the protocol of ``solve engine`` with
     one message per request and per reply instead of one line."""
@@ -81,6 +97,7 @@ class SocketEngine:
 
     def _start_go(self, job: GoJob) -> None:
         def work() -> None:
+            lower_priority()
             reply = self.session.finish_go(job)
             self.post_threadsafe(reply)
             job.replied.set()
@@ -105,7 +122,9 @@ class SocketEngine:
             return True
         if cmd == "go":
             try:
-                job = await run_in_threadpool(session.prepare_go, request)
+                # Here, not in a worker: it takes a millisecond, and a hop through
+                # the thread pool costs more on a busy machine.
+                job = session.prepare_go(request)
             except RequestError as e:
                 self.post(error_reply(rid, cmd, e.code, str(e)))
             except Exception as e:  # a bug: keep serving

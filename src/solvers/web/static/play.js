@@ -15,7 +15,8 @@ const g = {            // the game in progress
   view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, humanPlies: [],
   generation: 0, goPending: null, busy: false,
 };
-window.solversPlay = { draws: 0, lastDraw: 0, state: g };   // read by the tests and benchmarks
+// Read by the tests and benchmarks: draws counted, the game, a hook after each drawing.
+window.solversPlay = { draws: 0, lastDraw: 0, state: g, onDraw: null, engine };
 
 function showError(text) { $("error").textContent = text || ""; }
 function setTurn(turn) { document.body.dataset.turn = turn; }
@@ -183,6 +184,7 @@ function draw() {
   $("hint-button").disabled = !g.legal.length;
   window.solversPlay.draws += 1;
   window.solversPlay.lastDraw = performance.now();
+  if (window.solversPlay.onDraw) window.solversPlay.onDraw();
 }
 
 function drawMoves(c) {
