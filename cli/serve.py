@@ -14,6 +14,20 @@ import click
 from solvers.errors import SolversError
 
 
+def ipaddress_is_loopback(address: str) -> bool:
+    """Whether a bound address only takes connections from this machine.
+
+    >>> ipaddress_is_loopback("127.0.0.1"), ipaddress_is_loopback("0.0.0.0")
+    (True, False)
+    """
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Only this machine can connect to 127.0.0.1; "
@@ -58,6 +72,9 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{real_port}/"
     click.echo(f"Serving on {url} (Ctrl-C to stop)")
+    if not ipaddress_is_loopback(sock.getsockname()[0]):
+        click.echo(f"solve serve: listening on {host}: other machines can reach this server "
+                   "and run searches on it", err=True)
     sys.stdout.flush()
     if open_browser:
         import webbrowser

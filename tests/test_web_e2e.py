@@ -68,40 +68,47 @@ def settled(driver) -> str:
                         "document.body.dataset.turn", what="a human's turn")
 
 
+# One move by clicking: the board's first offer (every third move the list's
+# last button instead); returns what was offered and what was clicked.
+CLICK_ONE = """
+const useList = arguments[0];
+const onBoard = [...document.querySelectorAll('#board [data-action]')];
+const listed = [...document.querySelectorAll('#moves [data-action]')];
+const target = onBoard.length && !useList ? onBoard[0] : listed[listed.length - 1];
+const out = {board: onBoard.map((e) => Number(e.dataset.action)),
+             list: listed.map((e) => Number(e.dataset.action)),
+             ply: window.solversPlay.state.status.ply,
+             via: target && target.closest('#board') ? 'board' : 'list'};
+if (target) target.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+return out;
+"""
+
+
 @pytest.mark.parametrize("game", WEB_GAMES)
 def test_play_a_whole_game_by_clicking(chromium, web_server, screenshots, game):
     info = solvers.registry.game_info(game)
     players = 2 if info.max_players >= 2 else 1
     seats = ["human"] + ["ai"] * (players - 1)
     open_play(chromium, web_server, game)
-    start_game(chromium, game, players, seats, seed=5, budget=("iterations", 30))
+    start_game(chromium, game, players, seats, seed=5, budget=("iterations", 20))
     clicks = {"board": 0, "list": 0}
-    shot_taken = False
-    for _ in range(2000):
+    for moves in range(3000):
         if settled(chromium) == "over":
             break
-        on_board = chromium.find_elements("css selector", "#board [data-action]")
-        listed = chromium.find_elements("css selector", "#moves [data-action]")
-        assert listed, "a human to move always has the list of moves"
-        legal = {int(e.get_attribute("data-action")) for e in listed}
-        board_actions = {int(e.get_attribute("data-action")) for e in on_board}
-        assert board_actions <= legal, "the board offers only legal moves"
-        if not shot_taken and on_board:
+        if moves == 1:
             chromium.save_screenshot(str(screenshots / f"play-{game}.png"))
-            shot_taken = True
-        # Alternate: the board when it offers a move, else (and every third move) the list.
-        use_board = on_board and (clicks["board"] + clicks["list"]) % 3 != 2
-        target = on_board[0] if use_board else listed[-1]
-        clicks["board" if use_board else "list"] += 1
-        ply = chromium.execute_script("return window.solversPlay.state.status.ply")
-        chromium.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
-        wait(chromium, f"window.solversPlay.state.status.ply > {ply}", what="the move to be played")
+        offered = chromium.execute_script(CLICK_ONE, moves % 3 == 2)
+        assert offered["list"], "a human to move always has the list of moves"
+        assert set(offered["board"]) <= set(offered["list"]), "the board offers only legal moves"
+        clicks[offered["via"]] += 1
+        wait(chromium, f"window.solversPlay.state.status.ply > {offered['ply']}",
+             what="the move to be played")
     else:
         pytest.fail("the game did not end")
     chromium.save_screenshot(str(screenshots / f"play-{game}-over.png"))
     status = chromium.execute_script("return window.solversPlay.state.status")
     assert status["phase"] == "over"
-    assert clicks["list"] > 0
+    assert clicks["list"] > 0 and clicks["board"] > 0, clicks
     if chromium.execute_script("return window.solversPlay.state.breakdown") is not None:
         totals = [int(e.text) for e in chromium.find_elements("css selector", "#breakdown-table [data-total]")]
         assert totals == status["scores"]
