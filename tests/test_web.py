@@ -200,6 +200,23 @@ def test_sessions_are_independent(web_server):
         a.close(), b.close()
 
 
+def test_other_web_sites_cannot_open_the_socket_or_start_jobs(web_server):
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus) as e:
+        connect(ws_url(web_server), origin="https://example.com").__enter__()
+    assert e.value.response.status_code == 403
+    own = connect(ws_url(web_server), origin=web_server).__enter__()     # the app's own pages
+    own.send('{"id": 1, "cmd": "hello"}')
+    assert json.loads(own.recv(30))["result"]["protocol"] == "solvers-engine"
+    own.close()
+    request = urllib.request.Request(web_server + "/api/games/c2c/tasks/solve", data=b'{"seed": 1}',
+                                     headers={"Origin": "https://example.com"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(request, timeout=30)
+    assert e.value.code == 403
+
+
 def test_quit_closes_the_socket(web_server):
     sock = Socket(ws_url(web_server))
     assert sock.ask({"id": 1, "cmd": "quit"})["result"] == {"bye": True}
