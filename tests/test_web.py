@@ -5,6 +5,7 @@ breakdown in the protocol, the command line (127.0.0.1, the missing extra)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -298,6 +299,8 @@ def test_state_at_the_end_carries_the_breakdown(name):
 def test_serve_binds_loopback_by_default(web_server):
     assert web_server.startswith("http://127.0.0.1:")
     port = int(web_server.rsplit(":", 1)[1])
+    if not os.path.exists("/proc/net/tcp"):        # not Linux: the printed address must do
+        return
     listening = []
     with open("/proc/net/tcp") as f:
         for line in f.readlines()[1:]:
