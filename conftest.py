@@ -13,7 +13,7 @@ import sys
 import pytest
 
 # module -> the import it needs (as in tests/test_doctests.py)
-_OPTIONAL = {"solvers.interop.openspiel": "pyspiel"}
+_OPTIONAL = {"solvers.interop.openspiel": "pyspiel", "solvers.web.app": "starlette"}
 
 
 def _installed(name: str) -> bool:
@@ -51,3 +51,72 @@ def ray_by_value(ray_instance, request):
     sent to Ray's workers by value (they cannot import a test module)."""
     ray_instance.cloudpickle.register_pickle_by_value(sys.modules[request.module.__name__])
     return ray_instance
+
+
+# ------------------------------------------------------------ the web app
+def _browser_paths() -> tuple[str | None, str | None]:
+    """(chromium, chromedriver): $SOLVERS_CHROMIUM / $SOLVERS_CHROMEDRIVER or
+    the system's (Debian's chromium and chromium-driver packages)."""
+    import os
+    import shutil
+
+    browser = os.environ.get("SOLVERS_CHROMIUM") or next(
+        (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+    driver = os.environ.get("SOLVERS_CHROMEDRIVER") or shutil.which("chromedriver")
+    return browser, driver
+
+
+@pytest.fixture(scope="session")
+def web_server():
+    """``solve serve --port 0`` in a child process for the whole session;
+    yields its address (``http://127.0.0.1:PORT``)."""
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli.main", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if not line.startswith("Serving on "):
+        proc.kill()
+        raise RuntimeError(f"solve serve did not start: {line!r} {proc.stderr.read()[:2000]}")
+    url = line.split()[2].rstrip("/")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory):
+    """Where the browser tests save their screenshots: $SOLVERS_SCREENSHOTS
+    or a folder under pytest's temporary directory."""
+    import os
+    from pathlib import Path
+
+    folder = os.environ.get("SOLVERS_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """A headless Chromium driven by Selenium, for the session. Skips only
+    when no Chromium (or its driver) is installed on this machine."""
+    browser, driver_path = _browser_paths()
+    if browser is None or driver_path is None:
+        pytest.skip("no chromium/chromedriver on this machine (apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = browser
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1000", "--disable-extensions"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_script_timeout(60)
+    yield driver
+    driver.quit()

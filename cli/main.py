@@ -20,6 +20,7 @@ from solvers.parallel import JobError
 from solvers.registry import games, load_object
 
 from .engine import engine
+from .serve import serve
 from .tournament import tournament
 
 
@@ -38,13 +39,14 @@ def cli() -> None:
       solve bigsur score HIGHWAY.json           a Big Sur Highway's score, broken down
       solve tournament switchbacks --agents mcts:time=0.5,greedy --games 20
       solve engine                              serve an AI over JSON lines (docs/engine-protocol.md)
+      solve serve                               play and solve in the browser (pip install ".[web]")
 
     Run 'solve GAME --help' for a game's commands.
     """
 
 
 # Each game's own command group comes from its record (solvers.registry).
-for command in [load_object(g.cli) for g in games() if g.cli] + [tournament, engine]:
+for command in [load_object(g.cli) for g in games() if g.cli] + [tournament, engine, serve]:
     cli.add_command(command)
 
 

@@ -16,7 +16,7 @@ import pytest
 import solvers
 
 # module -> the optional package it needs
-_OPTIONAL = {"solvers.interop.openspiel": "pyspiel"}
+_OPTIONAL = {"solvers.interop.openspiel": "pyspiel", "solvers.web.app": "starlette"}
 
 
 def _modules():

@@ -356,7 +356,27 @@ class Session:
         if not state.is_terminal():
             # Only the seat's own score: another sheet may hold moves it cannot see yet.
             out["score"] = int(state.scores()[seat])
+        else:
+            rows = self._breakdown(state)
+            if rows is not None:
+                out["breakdown"] = rows
         return out
+
+    def _breakdown(self, state: State) -> list[list[dict[str, Any]]] | None:
+        """Each seat's final score item by item, from the game's web module
+        (``GameInfo.web``, its ``breakdown(state)``); None when it has none."""
+        from importlib import import_module
+
+        from ..registry import game_info
+
+        web = game_info(self.setup["game"]).web
+        if web is None:
+            return None
+        fn = getattr(import_module(web), "breakdown", None)
+        if fn is None:
+            return None
+        return [[{"item": str(r["item"]), "points": _number(r["points"])} for r in seat]
+                for seat in fn(state)]
 
     def cmd_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         job = self._job
@@ -517,6 +537,12 @@ def _budget(key: str, value: Any, code: str) -> float | int:
     if not _is_int(value) or not 1 <= value <= MAX_ITERATIONS:
         raise RequestError(code, f"'iterations' should be a whole number from 1 to {MAX_ITERATIONS}")
     return value
+
+
+def _number(x: Any) -> int | float:
+    """A whole number as an int, else a finite float (JSON-ready)."""
+    x = _finite(x)
+    return int(x) if x == int(x) else x
 
 
 def _row(state: State, action: int, value: float, visits: int) -> dict[str, Any]:

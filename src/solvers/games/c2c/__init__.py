@@ -25,4 +25,5 @@ GAME = GameInfo(
     default_budget={"iterations": 3000},
     cli="solvers.cli.c2c:c2c",
     renderer="solvers.cli.render_c2c",
+    web="solvers.games.c2c.web",
 )

@@ -1,0 +1,194 @@
+"""``solve serve`` timing, through a real server process and a real browser.
+
+Targets (issue 14), each checked against a figure of the same run:
+
+* a human move's round trip in Chromium, from the click to the board
+  redrawn for the next decision (and painted), under 100 ms; the baseline
+  recorded next to it is a ``hello`` round trip over the same WebSocket;
+* an AI move at ``time=1`` answered within 1.1 s of the request
+  (``wall / budget <= 1.1``);
+* 20 WebSocket sessions asking ``go`` with ``time=1`` at the same moment:
+  every one answers within 1.5 s of its request (the searches share the
+  machine's cores; ``max wall / budget <= 1.5``).
+
+``benchmark.extra_info`` records every figure. Under ``--benchmark-disable``
+each part runs on a tiny budget (3 moves; ``time=0.05``; 3 sessions at
+``time=0.1``) and only the bookkeeping is checked.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from websockets.sync.client import connect
+
+ROUND_TRIP_TARGET = 0.100
+GO_BUDGET, GO_RATIO = 1.0, 1.1
+SESSIONS, CONCURRENT_RATIO = 20, 1.5
+
+# Click the first move the board offers (else the list's), resolve after the
+# next drawing that asks the human again (or ends the game) is painted.
+CLICK_AND_WAIT = """
+const done = arguments[arguments.length - 1];
+const p = window.solversPlay;
+const target = document.querySelector('#board [data-action]') || document.querySelector('#moves [data-action]');
+const t0 = performance.now();
+p.onDraw = () => {
+  if (p.state.legal.length || p.state.status.phase === 'over') {
+    p.onDraw = null;
+    requestAnimationFrame(() => done(performance.now() - t0));
+  }
+};
+target.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+"""
+
+HELLO_ROUND_TRIP = """
+const done = arguments[arguments.length - 1];
+const t0 = performance.now();
+window.solversPlay.engine.request('hello').then(() => done(performance.now() - t0));
+"""
+
+
+def start_solo_game(driver, url: str, seed: int) -> None:
+    driver.get(f"{url}/?game=c2c")
+    deadline = time.time() + 30
+    while not driver.execute_script("return document.getElementById('game').value === 'c2c'"):
+        assert time.time() < deadline
+        time.sleep(0.05)
+    driver.execute_script("""
+        const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
+        set('players', 1); set('seat-0', 'human'); set('seed', arguments[0]);""", seed)
+    driver.find_element("id", "new").click()
+    deadline = time.time() + 30
+    while driver.execute_script("return document.body.dataset.turn") != "human":
+        assert time.time() < deadline
+        time.sleep(0.02)
+
+
+def bench_human_move_round_trip(benchmark, chromium, web_server):
+    moves = 3 if benchmark.disabled else 12
+    start_solo_game(chromium, web_server, seed=8)
+    times: list[float] = []
+
+    def one_move() -> float:
+        if chromium.execute_script("return window.solversPlay.state.status.phase") == "over":
+            start_solo_game(chromium, web_server, seed=9)
+        ms = chromium.execute_async_script(CLICK_AND_WAIT)
+        times.append(ms / 1000)
+        return ms
+
+    plies = chromium.execute_script("return window.solversPlay.state.status.ply")
+    if benchmark.disabled:
+        benchmark(lambda: [one_move() for _ in range(moves)])
+        assert len(times) == moves and all(t > 0 for t in times)
+        assert chromium.execute_script("return window.solversPlay.state.status.ply") > plies
+        return
+    hello = [chromium.execute_async_script(HELLO_ROUND_TRIP) / 1000 for _ in range(10)]
+    benchmark.pedantic(one_move, rounds=moves, iterations=1)
+    worst = max(times)
+    benchmark.extra_info.update({
+        "round_trip_s": times, "worst_s": worst, "median_s": sorted(times)[len(times) // 2],
+        "target_s": ROUND_TRIP_TARGET, "hello_round_trip_s": min(hello),
+        "worst_to_hello_ratio": worst / min(hello),
+    })
+    assert worst <= ROUND_TRIP_TARGET, times
+
+
+class Client:
+    def __init__(self, url: str):
+        self.ws = connect(url.replace("http://", "ws://") + "/ws", max_size=None).__enter__()
+        self.next_id = 0
+
+    def call(self, cmd: str, **fields) -> dict:
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "cmd": cmd, **fields}))
+        reply = json.loads(self.ws.recv(120))
+        assert reply["id"] == self.next_id and "result" in reply, reply
+        return reply["result"]
+
+    def start_game(self, seed: int) -> None:
+        self.call("new", game="c2c", seed=seed, options={"challenge": "Wrigley Field"})
+        assert self.call("deal")["phase"] == "decision"
+
+    def timed_go(self, budget: float) -> tuple[float, dict]:
+        start = time.perf_counter()
+        result = self.call("go", time=budget)
+        return time.perf_counter() - start, result
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def bench_ai_move_answers_within_its_time(benchmark, web_server):
+    client = Client(web_server)
+    try:
+        client.start_game(seed=3)
+        if benchmark.disabled:
+            wall, result = benchmark(client.timed_go, 0.05)
+            assert result["iterations"] > 0 and not result["stopped"] and wall > 0.05
+            return
+        walls = []
+
+        def run() -> dict:
+            wall, result = client.timed_go(GO_BUDGET)
+            walls.append(wall)
+            return result
+
+        result = benchmark.pedantic(run, rounds=3, iterations=1)
+        worst = max(walls)
+        benchmark.extra_info.update({"budget_s": GO_BUDGET, "wall_s": walls,
+                                     "worst_ratio": worst / GO_BUDGET, "target_ratio": GO_RATIO,
+                                     "iterations": result["iterations"]})
+        assert worst / GO_BUDGET <= GO_RATIO, walls
+    finally:
+        client.close()
+
+
+def concurrent_goes(clients: list[Client], budget: float) -> list[tuple[float, dict]]:
+    """Every client sends go at the same moment; each one's (wall, result)."""
+    barrier = threading.Barrier(len(clients))
+    out: list = [None] * len(clients)
+
+    def work(i: int) -> None:
+        barrier.wait()
+        out[i] = clients[i].timed_go(budget)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(clients))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return out
+
+
+def bench_concurrent_sessions_all_answer(benchmark, web_server):
+    count, budget = (3, 0.1) if benchmark.disabled else (SESSIONS, GO_BUDGET)
+    clients = [Client(web_server) for _ in range(count)]
+    try:
+        for i, c in enumerate(clients):
+            c.start_game(seed=100 + i)
+        runs: list[list[float]] = []
+
+        def run() -> list[tuple[float, dict]]:
+            out = concurrent_goes(clients, budget)
+            runs.append([wall for wall, _ in out])
+            return out
+
+        if benchmark.disabled:
+            out = benchmark(run)
+            assert len(out) == count and all(r is not None and r[1]["iterations"] > 0 for r in out)
+            return
+        out = benchmark.pedantic(run, rounds=2, iterations=1)
+        worst = max(max(r) for r in runs)
+        benchmark.extra_info.update({
+            "sessions": count, "budget_s": budget, "walls_s": runs, "max_wall_s": worst,
+            "max_ratio": worst / budget, "target_ratio": CONCURRENT_RATIO,
+            "iterations": [r["iterations"] for _, r in out],
+        })
+        assert all(r is not None for r in out)
+        assert worst / budget <= CONCURRENT_RATIO, runs
+    finally:
+        for c in clients:
+            c.close()

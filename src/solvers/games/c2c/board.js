@@ -1,0 +1,199 @@
+// Coast to Coast in the browser: the map with its lines, the seat's sheet
+// (circled, crossed off, exact matches), the cards in hand. Clicking a
+// location plays the legal move that marks it (with the selected card when
+// circling); clicking a card selects it. Everything comes from ctx: the
+// board (solvers.games.c2c.web.board), the view and the legal moves.
+export const title = "Coast to Coast";
+
+const NS = "http://www.w3.org/2000/svg";
+const TYPE_FILL = { tree: "#3f9b4a", yellow: "#f2c12e", red: "#d9473f", building: "#8d96a0",
+                    city: "#ffffff", monument: "#3b78c2" };
+const HIGHWAY_COLOURS = ["#6c3fb5", "#1f8a8a", "#c46a1a", "#2b6cb0", "#b83280", "#4a5568"];
+const SEAT_COLOURS = ["#0b57d0", "#c5221f", "#188038", "#a142f4"];
+const R = 11;
+
+let selectedCard = null;     // the card chosen for the next circle (kept between draws)
+let lastDraw = null;         // [svg, ctx], to redraw when a card is selected
+
+function node(tag, attrs = {}, text = null) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
+  if (text !== null) n.textContent = text;
+  return n;
+}
+
+function add(parent, tag, attrs, text) {
+  const n = node(tag, attrs, text);
+  parent.append(n);
+  return n;
+}
+
+// The legal moves by location: {loc: [{action, move, card}]}.
+function movesByLocation(ctx) {
+  const out = new Map();
+  for (const m of ctx.legal) {
+    const [loc, card] = ctx.board.actions[m.action] || [null, null];
+    if (loc === null) continue;
+    if (!out.has(loc)) out.set(loc, []);
+    out.get(loc).push({ ...m, card });
+  }
+  return out;
+}
+
+export function describe(ctx) {
+  const v = ctx.view;
+  if (!v) return "";
+  const b = ctx.board;
+  const round = v.round === 0 ? "Setup" : v.round > 5 ? "Finished" : `Round ${v.round} of 5`;
+  const step = ctx.legal.length
+    ? (v.step === "cross" ? "cross off one location of your cards" : "circle a location with a card")
+    : "";
+  const ch = b.challenge === null || b.challenge === undefined ? "" :
+    ` - challenge ${b.locations[b.challenge].name} (${b.required.filter((l) => v.sheet.circled.includes(l)).length}/${b.required.length} circled)`;
+  return `${round}${step ? ": " + step : ""}${ch}`;
+}
+
+export function draw(svg, ctx) {
+  lastDraw = [svg, ctx];
+  const b = ctx.board, v = ctx.view || { sheet: { circled: [], crossed: [], exact: [] }, cards: [], used: [], others: {} };
+  const W = b.width, mapH = b.height, sheetH = 150;
+  svg.setAttribute("viewBox", `0 0 ${W} ${mapH + sheetH}`);
+  svg.setAttribute("font-family", "system-ui, sans-serif");
+  const circled = new Set(v.sheet.circled), crossed = new Set(v.sheet.crossed), exact = new Set(v.sheet.exact);
+  const required = new Set(b.required || []);
+  const byLoc = movesByLocation(ctx);
+  const colour = SEAT_COLOURS[ctx.seat % SEAT_COLOURS.length];
+
+  // Which card circles: keep the selection while it can still circle something.
+  const circling = v.step === "circle" && ctx.legal.length > 0;
+  const cardsWithMoves = [...new Set([...byLoc.values()].flat().map((m) => m.card).filter((c) => c !== null))];
+  if (!circling || !cardsWithMoves.includes(selectedCard)) selectedCard = circling ? cardsWithMoves[0] ?? null : null;
+
+  add(svg, "rect", { x: 0, y: 0, width: W, height: mapH + sheetH, fill: "#f3f6f9" });
+  if (b.outline && b.outline.length) {
+    add(svg, "polygon", { points: b.outline.map((p) => p.join(",")).join(" "), fill: "#e4ecdf",
+                          stroke: "#b9c6b0", "stroke-width": 1.5 });
+  }
+  const loc = b.locations;
+  const lines = add(svg, "g", { class: "lines" });
+  for (const [a, c] of b.dashed) {
+    add(lines, "line", { x1: loc[a].x, y1: loc[a].y, x2: loc[c].x, y2: loc[c].y, stroke: "#8a96a3",
+                         "stroke-width": 1.4, "stroke-dasharray": "5 4" });
+  }
+  for (const [a, c] of b.solid) {
+    const hw = b.highways.indexOf(loc[a].highway);
+    add(lines, "line", { x1: loc[a].x, y1: loc[a].y, x2: loc[c].x, y2: loc[c].y,
+                         stroke: HIGHWAY_COLOURS[hw % HIGHWAY_COLOURS.length], "stroke-width": 3,
+                         "stroke-linecap": "round", opacity: 0.75 });
+  }
+  // Highway names at their western end.
+  for (const hw of b.highways) {
+    const first = loc.find((l) => l.highway === hw);
+    if (first) add(svg, "text", { x: first.x - R - 4, y: first.y + 4, "text-anchor": "end", "font-size": 10,
+                                  fill: HIGHWAY_COLOURS[b.highways.indexOf(hw) % HIGHWAY_COLOURS.length],
+                                  "font-weight": 600 }, hw);
+  }
+
+  // The hint's best moves, ranked.
+  const hinted = new Map();
+  if (ctx.hint) {
+    ctx.hint.slice(0, 3).forEach((h, i) => {
+      const [l] = b.actions[h.action] || [null];
+      if (l !== null && !hinted.has(l)) hinted.set(l, i + 1);
+    });
+  }
+
+  const spots = add(svg, "g", { class: "locations" });
+  for (const l of loc) {
+    const g = add(spots, "g", { transform: `translate(${l.x},${l.y})`, "data-location": l.id });
+    add(g, "title", {}, `${l.name} (${l.state}) - ${l.highway}, region ${l.region}, ${l.type}`);
+    const moves = byLoc.get(l.id) || [];
+    const move = v.step === "circle" ? moves.find((m) => m.card === selectedCard) : moves[0];
+    if (move) {
+      g.setAttribute("data-action", move.action);
+      g.setAttribute("class", "legal");
+      g.addEventListener("click", () => ctx.play(move.action));
+      add(g, "circle", { r: R + 6, fill: "#d6e6ff", stroke: "#1f6feb", "stroke-width": 2,
+                         "stroke-dasharray": "4 2" });
+    }
+    if (hinted.has(l.id)) {
+      add(g, "circle", { r: R + 9, fill: "none", stroke: "#7c3aed", "stroke-width": 2, "stroke-dasharray": "3 2" });
+      add(g, "text", { x: R + 8, y: -R - 2, "font-size": 10, fill: "#7c3aed", "font-weight": 700 }, `#${hinted.get(l.id)}`);
+    }
+    if (required.has(l.id)) add(g, "circle", { r: R + 3, fill: "none", stroke: "#d4a017", "stroke-width": 2 });
+    add(g, "circle", { r: R, fill: TYPE_FILL[l.type] || "#ccc", stroke: "#34404c", "stroke-width": 1 });
+    add(g, "text", { y: 3, "text-anchor": "middle", "font-size": 7.5, "font-weight": 600,
+                     fill: l.type === "city" || l.type === "yellow" ? "#222" : "#fff" }, l.code);
+    if (circled.has(l.id)) {
+      add(g, "circle", { r: R + 2, fill: "none", stroke: colour, "stroke-width": 3, class: "circled" });
+      if (exact.has(l.id)) add(g, "circle", { r: R + 5.5, fill: "none", stroke: colour, "stroke-width": 1.5, class: "exact" });
+    }
+    if (crossed.has(l.id)) {
+      add(g, "path", { d: `M${-R},${-R} L${R},${R} M${R},${-R} L${-R},${R}`, stroke: "#111", "stroke-width": 3,
+                       class: "crossed" });
+    }
+    add(g, "text", { y: R + 10, "text-anchor": "middle", "font-size": 7, fill: "#34404c" },
+        l.name.length > 22 ? l.name.slice(0, 20) + "..." : l.name);
+  }
+
+  // The sheet: the seat's cards, then a legend.
+  const top = mapH;
+  add(svg, "line", { x1: 0, y1: top, x2: W, y2: top, stroke: "#c9d2dc" });
+  const names = ctx.names || [];
+  add(svg, "text", { x: 12, y: top + 18, "font-size": 12, "font-weight": 600 },
+      `${names[ctx.seat] || "Seat " + ctx.seat}: ${circled.size} circled, ${crossed.size} crossed off, ${exact.size} exact`);
+  const used = new Set(v.used || []);
+  const cw = 118, ch = 46;
+  (v.cards || []).forEach((card, i) => {
+    const l = loc[card];
+    const x = 12 + i * (cw + 8), y = top + 28;
+    const g = add(svg, "g", { transform: `translate(${x},${y})`, "data-card": card });
+    const crossMove = v.step === "cross" ? (byLoc.get(card) || [])[0] : null;
+    const selectable = circling && cardsWithMoves.includes(card);
+    add(g, "title", {}, `${l.name}: ${l.highway}, region ${l.region}, ${l.type}`);
+    add(g, "rect", { width: cw, height: ch, rx: 5, fill: used.has(card) ? "#e5e7eb" : "#fff",
+                     stroke: card === selectedCard && circling ? colour : "#9aa5b1",
+                     "stroke-width": card === selectedCard && circling ? 3 : 1 });
+    add(g, "circle", { cx: 14, cy: 16, r: 8, fill: TYPE_FILL[l.type], stroke: "#34404c" });
+    add(g, "text", { x: 27, y: 19, "font-size": 10, "font-weight": 600 }, l.code);
+    add(g, "text", { x: 8, y: 38, "font-size": 8 }, l.name.length > 24 ? l.name.slice(0, 22) + "..." : l.name);
+    add(g, "text", { x: cw - 6, y: 19, "font-size": 8, "text-anchor": "end", fill: "#5d6b7a" },
+        used.has(card) ? "used" : `${l.highway} R${l.region}`);
+    if (crossMove) {
+      g.setAttribute("data-action", crossMove.action);
+      g.setAttribute("class", "legal");
+      g.addEventListener("click", () => ctx.play(crossMove.action));
+    } else if (selectable) {
+      g.style.cursor = "pointer";
+      g.addEventListener("click", () => {
+        selectedCard = card;
+        const [s, c] = lastDraw;
+        s.replaceChildren();
+        draw(s, c);
+      });
+    }
+  });
+  if (circling) {
+    add(svg, "text", { x: 12, y: top + 92, "font-size": 10, fill: "#5d6b7a" },
+        `Circling with ${loc[selectedCard]?.name ?? "?"}: click a highlighted location (click another card to switch).`);
+  }
+  // Other seats, as they stood at the start of the round.
+  let oy = top + 28;
+  for (const [seat, s] of Object.entries(v.others || {})) {
+    add(svg, "text", { x: W - 12, y: oy + 10, "text-anchor": "end", "font-size": 10,
+                       fill: SEAT_COLOURS[Number(seat) % SEAT_COLOURS.length] },
+        `${names[seat] || "Seat " + seat}: ${s.circled.length} circled, ${s.crossed.length} crossed off`);
+    oy += 14;
+  }
+  // Legend: the types and their points.
+  const ly = top + sheetH - 22;
+  let lx = 12;
+  for (const t of b.types) {
+    add(svg, "circle", { cx: lx + 6, cy: ly, r: 6, fill: TYPE_FILL[t.name] || "#ccc", stroke: "#34404c" });
+    const label = add(svg, "text", { x: lx + 16, y: ly + 4, "font-size": 9 }, `${t.label}: ${t.points}`);
+    lx += 16 + 6.2 * label.textContent.length;
+  }
+  add(svg, "text", { x: 12, y: ly + 18, "font-size": 9, fill: "#5d6b7a" },
+      "Ring: circled; double ring: exact match; X: crossed off; gold ring: the challenge needs it; " +
+      "solid lines: highways; dashed: regions.");
+}

@@ -1,0 +1,72 @@
+"""``solve serve``: play and solve in the browser, over the engine protocol.
+
+A small Starlette app (the ``[web]`` extra: ``pip install "solvers[web]"``),
+run by uvicorn on 127.0.0.1 unless told otherwise. Everything about the games
+comes from :mod:`solvers.registry`; the server never names a game.
+
+* ``/`` (Play), ``/solve``, ``/atlas``: plain HTML, CSS and JavaScript pages
+  from ``solvers/web/static`` (no build step, nothing from other sites).
+* ``/ws``: a WebSocket speaking the engine protocol (``docs/engine-protocol.md``),
+  one JSON request per text message, one reply per message; each socket is
+  one :class:`solvers.engine.Session`, so every tab has its own game. ``go``
+  runs in a thread, ``stop`` ends it, a closed socket stops it.
+* ``GET /api/games``: the registry (names, titles, seat counts, options,
+  default budgets, whether the game has a browser drawing).
+* ``GET /api/games/<name>/board?players=N&option=value``: the static drawing
+  data, ``board(game)`` of the game's web module (``GameInfo.web``).
+* ``GET /games/<name>/board.js``: the ES module that draws the game, read
+  from the web module's package.
+* ``POST /api/games/<name>/tasks/<task>`` (a JSON body) starts one of the web
+  module's ``TASKS`` (longer jobs such as Coast to Coast's hindsight optimum)
+  in a thread and answers ``{"task": ID}``; ``GET /api/tasks/<ID>`` answers
+  ``{"done", "progress": [done, total], "result" | "error"}``.
+
+A game's web module (``solvers.games.<name>.web``) defines ``board(game) ->
+dict``, ``breakdown(state) -> list[list[{"item", "points"}]]`` (the final
+score, shown at the end of a game and added to the protocol's ``state``
+reply) and optionally ``TASKS``; its package holds ``board.js``, which
+exports ``draw(svg, ctx)`` (the page's context: the board data, the engine
+status, the seat's view, the legal moves, ``play(action)``, the hint, the
+breakdown and the seats' names).
+
+>>> from solvers.web import game_list
+>>> [g["name"] for g in game_list()][:1]
+['bigsur']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..registry import games
+
+WEB_EXTRA = 'pip install "solvers[web]"'
+
+
+def game_list() -> list[dict[str, Any]]:
+    """What ``GET /api/games`` answers: one record per registered game."""
+    return [{
+        "name": g.name,
+        "title": g.title,
+        "players": g.player_counts(),
+        "default_players": g.default_players,
+        "options": [{"name": o.name, "help": o.help,
+                     "default": o.default if isinstance(o.default, (str, int, float, bool)) else None,
+                     "types": [t.__name__ for t in o.types if t is not object]}
+                    for o in g.options],
+        "default_budget": dict(g.default_budget),
+        "web": g.web is not None,
+    } for g in games()]
+
+
+def missing_dependencies() -> str | None:
+    """None when the web extra is installed, else the name of what is missing."""
+    import importlib.util
+
+    for module in ("starlette", "uvicorn", "websockets"):
+        if importlib.util.find_spec(module) is None:
+            return module
+    return None
+
+
+__all__ = ["WEB_EXTRA", "game_list", "missing_dependencies"]

@@ -1,0 +1,352 @@
+// The Play page: any registered game against the AI, over the engine
+// protocol (one WebSocket = one engine session). No game logic here: the
+// legal moves, the views and the scores come from the engine; the drawing
+// comes from the game's board.js (draw(svg, ctx)).
+import { Engine, el } from "/static/engine.js";
+
+const $ = (id) => document.getElementById(id);
+const engine = new Engine();
+engine.onclose = () => showError("The connection to the server is closed: reload the page.");
+
+let games = [];        // GET /api/games
+let agents = [];       // hello's agents
+const g = {            // the game in progress
+  info: null, module: null, board: null, status: null, seats: [], budget: {}, agent: "mcts",
+  view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, humanPlies: [],
+  generation: 0, goPending: null, busy: false,
+};
+// Read by the tests and benchmarks: draws counted, the game, a hook after each drawing.
+window.solversPlay = { draws: 0, lastDraw: 0, state: g, onDraw: null, engine };
+
+function showError(text) { $("error").textContent = text || ""; }
+function setTurn(turn) { document.body.dataset.turn = turn; }
+
+async function loadGames() {
+  const reply = await fetch("/api/games").then((r) => r.json());
+  games = reply.games.filter((x) => x.web);
+  const hello = await engine.call("hello");
+  agents = hello.agents;
+  $("game").replaceChildren(...games.map((x) => el("option", { value: x.name, text: x.title })));
+  $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, text: a.name, title: a.about })));
+  if (agents.some((a) => a.name === "mcts")) $("agent").value = "mcts";
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((x) => x.name === wanted)) $("game").value = wanted;
+  $("seed").value = String(Math.floor(Math.random() * 1e6));
+  onGameChosen();
+  if (!games.length) $("status").textContent = "No game has a browser drawing yet.";
+}
+
+function currentInfo() { return games.find((x) => x.name === $("game").value); }
+
+function onGameChosen() {
+  const info = currentInfo();
+  if (!info) return;
+  $("players").replaceChildren(...info.players.map((n) => el("option", { value: n, text: n })));
+  $("players").value = String(info.default_players);
+  $("options").replaceChildren(...info.options.filter((o) => o.types.length).map((o) => el("div", {},
+    el("label", { for: "opt-" + o.name, text: `${o.name} (optional)` }),
+    el("input", { type: "text", id: "opt-" + o.name, "data-option": o.name,
+                  placeholder: o.help, title: o.help }))));
+  const b = info.default_budget || {};
+  if (b.time) { $("budget-kind").value = "time"; $("budget").value = b.time; }
+  else if (b.iterations) { $("budget-kind").value = "iterations"; $("budget").value = b.iterations; }
+  $("about").textContent = `${info.title}: ${info.players.join(", ")} players.`;
+  onPlayersChosen();
+}
+
+function onPlayersChosen() {
+  const n = Number($("players").value);
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const sel = el("select", { id: "seat-" + s, "data-seat": s },
+      el("option", { value: "human", text: "Human" }), el("option", { value: "ai", text: "AI" }));
+    sel.value = s === 0 ? "human" : "ai";
+    rows.push(el("div", { class: "seat" }, el("span", { text: "Seat " + s }), sel));
+  }
+  $("seats").replaceChildren(...rows);
+}
+
+function budgetFromForm() {
+  const kind = $("budget-kind").value;
+  const value = Number($("budget").value);
+  if (!(value > 0)) throw new Error("the AI's budget should be more than 0");
+  return kind === "time" ? { time: value } : { iterations: Math.max(1, Math.round(value)) };
+}
+
+function seatNames() {
+  return g.seats.map((kind, s) => kind === "human"
+    ? (g.seats.filter((k) => k === "human").length > 1 ? `Seat ${s} (human)` : "You")
+    : `AI (${g.agent})`);
+}
+
+async function newGame() {
+  showError("");
+  const info = currentInfo();
+  if (!info) return;
+  await cancelAI();
+  const gen = ++g.generation;
+  try {
+    const players = Number($("players").value);
+    const options = {};
+    for (const input of document.querySelectorAll("[data-option]")) {
+      const text = input.value.trim();
+      if (text) options[input.dataset.option] = /^-?\d+$/.test(text) ? Number(text) : text;
+    }
+    const seed = Number($("seed").value || 0);
+    g.budget = budgetFromForm();
+    g.agent = $("agent").value || "mcts";
+    g.seats = [...Array(players).keys()].map((s) => $("seat-" + s).value);
+    const query = new URLSearchParams({ players });
+    for (const [k, v] of Object.entries(options)) query.set(k, v);
+    const [module, board] = await Promise.all([
+      import(`/games/${info.name}/board.js`),
+      fetch(`/api/games/${info.name}/board?${query}`).then(async (r) => {
+        const body = await r.json();
+        if (!r.ok) throw new Error(body.error || "cannot load the board");
+        return body;
+      }),
+    ]);
+    const status = await engine.call("new", { game: info.name, players, seed, options });
+    if (gen !== g.generation) return;
+    Object.assign(g, { info, module, board, status, view: null, legal: [], hint: null,
+                       breakdown: null, humanPlies: [] });
+    g.viewSeat = Math.max(0, g.seats.indexOf("human"));
+    $("hint").replaceChildren();
+    $("breakdown").replaceChildren();
+    await advance(gen);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// Run the game until a human must move or it ends.
+async function advance(gen) {
+  while (gen === g.generation) {
+    const st = g.status;
+    if (st.phase === "chance") {
+      g.status = await engine.call("deal");
+      continue;
+    }
+    if (st.phase === "over") {
+      await refresh(gen, g.viewSeat);
+      setTurn("over");
+      return;
+    }
+    const seat = st.to_move;
+    if (g.seats[seat] === "ai") {
+      await refresh(gen, g.viewSeat, false);
+      const result = await aiMove(gen, seat);
+      if (gen !== g.generation || !result) return;
+      g.status = await engine.call("apply", { action: result.action });
+      continue;
+    }
+    g.viewSeat = seat;
+    await refresh(gen, seat);
+    setTurn("human");
+    return;
+  }
+}
+
+// Ask the engine for the view of `seat` and draw it.
+async function refresh(gen, seat, mayMove = true) {
+  const fields = g.status.players > 1 ? { seat } : { seat: 0 };
+  const st = await engine.call("state", fields);
+  if (gen !== g.generation) return;
+  g.view = st.view;
+  g.legal = mayMove && st.legal && g.seats[seat] === "human" ? st.legal : [];
+  g.breakdown = st.breakdown || null;
+  draw();
+}
+
+function ctx() {
+  return {
+    board: g.board, status: g.status, seat: g.viewSeat, view: g.view, legal: g.legal,
+    play: (action) => humanMove(action), hint: g.hint, breakdown: g.breakdown,
+    names: seatNames(),
+  };
+}
+
+function draw() {
+  const svg = $("board");
+  svg.replaceChildren();
+  svg.removeAttribute("viewBox");
+  const c = ctx();
+  try {
+    g.module.draw(svg, c);
+  } catch (e) {
+    showError("The board could not be drawn: " + e.message);
+    console.error(e);
+  }
+  drawMoves(c);
+  drawStatus(c);
+  drawBreakdown(c);
+  $("undo").disabled = !g.humanPlies.length;
+  $("hint-button").disabled = !g.legal.length;
+  window.solversPlay.draws += 1;
+  window.solversPlay.lastDraw = performance.now();
+  if (window.solversPlay.onDraw) window.solversPlay.onDraw();
+}
+
+function drawMoves(c) {
+  $("moves").replaceChildren(...c.legal.map((m) => el("button", {
+    class: "move legal", "data-action": m.action, onclick: () => humanMove(m.action), text: m.move,
+  })));
+}
+
+function drawStatus(c) {
+  const st = c.status;
+  let text = "";
+  if (g.module.describe) {
+    try { text = g.module.describe(c) || ""; } catch (e) { text = ""; }
+  }
+  const names = c.names;
+  let who;
+  if (st.phase === "over") {
+    const best = Math.max(...st.returns);
+    const winners = st.returns.map((r, s) => (r === best ? s : -1)).filter((s) => s >= 0);
+    who = st.players === 1
+      ? `Game over: ${st.scores[0]} points${st.returns[0] === 0 && st.scores[0] > 0 ? " (challenge lost)" : ""}.`
+      : `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.`;
+  } else {
+    who = `${names[st.to_move] ?? "Chance"} to move.`;
+  }
+  $("status").innerHTML = "";
+  $("status").append(el("strong", { text: g.info.title + ": " }), who + " ");
+  if (text) {
+    const span = el("span", { class: "muted" });
+    span.innerHTML = text;          // describe() returns one HTML-safe line
+    $("status").append(span);
+  }
+  $("ply").textContent = `move ${st.ply}`;
+}
+
+function drawBreakdown(c) {
+  const box = $("breakdown");
+  if (!c.breakdown || c.status.phase !== "over") { box.replaceChildren(); return; }
+  const seats = c.breakdown.length;
+  const items = [];
+  for (const rows of c.breakdown) for (const r of rows) if (!items.includes(r.item)) items.push(r.item);
+  const head = el("tr", {}, el("th", { text: "Score" }),
+    ...c.names.slice(0, seats).map((n) => el("th", { class: "num", text: n })));
+  const body = items.map((item) => el("tr", {}, el("td", { text: item }),
+    ...c.breakdown.map((rows) => {
+      const row = rows.find((r) => r.item === item);
+      return el("td", { class: "num", text: row ? row.points : "" });
+    })));
+  const total = el("tr", { class: "total" }, el("td", { text: "Total" }),
+    ...c.breakdown.map((rows, s) => el("td", { class: "num", "data-total": s,
+      text: rows.reduce((a, r) => a + r.points, 0) })));
+  box.replaceChildren(el("h3", { text: "Final score" }),
+    el("table", { id: "breakdown-table" }, el("thead", {}, head), el("tbody", {}, ...body, total)));
+}
+
+async function humanMove(action) {
+  if (g.busy || !g.legal.some((m) => m.action === action)) return;
+  g.busy = true;
+  const gen = g.generation;
+  try {
+    const ply = g.status.ply;
+    const reply = await engine.request("apply", { action });
+    if (reply.error) { showError(reply.error.message); return; }
+    showError("");
+    g.humanPlies.push(ply);
+    g.status = reply.result;
+    g.hint = null;
+    g.legal = [];
+    $("hint").replaceChildren();
+    setTurn("ai");
+    await advance(gen);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    g.busy = false;
+  }
+}
+
+// One AI move: go with the chosen budget, a progress bar on our own clock
+// (elapsed / the time budget), Stop ends the search with its best move so far.
+async function aiMove(gen, seat) {
+  setTurn("ai");
+  $("thinking").classList.add("on");
+  $("thinking-who").textContent = `${seatNames()[seat]} is thinking`;
+  const start = performance.now();
+  const total = g.budget.time || null;
+  const timer = setInterval(() => {
+    const s = (performance.now() - start) / 1000;
+    $("progress").value = total ? Math.min(1, s / total) : 0;
+    if (!total) $("progress").removeAttribute("value");
+    $("elapsed").textContent = total ? `${s.toFixed(1)} / ${total} s` : `${s.toFixed(1)} s`;
+  }, 100);
+  const request = engine.request("go", { agent: g.agent, seat, ...g.budget });
+  g.goPending = request;
+  try {
+    const reply = await request;
+    if (reply.error) { showError(reply.error.message); return null; }
+    window.solversPlay.lastGo = reply.result;
+    return reply.result;
+  } finally {
+    clearInterval(timer);
+    g.goPending = null;
+    $("thinking").classList.remove("on");
+  }
+}
+
+async function stopAI() {
+  if (!g.goPending) return;
+  await engine.request("stop");
+}
+
+// Abandon any running search (its reply is ignored).
+async function cancelAI() {
+  g.generation += 1;
+  if (g.goPending) {
+    const pending = g.goPending;
+    await engine.request("stop");
+    await pending;
+  }
+}
+
+async function hint() {
+  if (!g.legal.length || g.goPending) return;
+  const gen = g.generation;
+  const seat = g.status.to_move;
+  const btn = $("hint-button");
+  btn.disabled = true;
+  $("hint").replaceChildren(el("p", { class: "muted", text: "Thinking about a hint..." }));
+  const reply = await engine.request("go", { agent: g.agent, seat, ...g.budget });
+  if (gen !== g.generation) return;
+  if (reply.error) { showError(reply.error.message); return; }
+  g.hint = reply.result.ranked;
+  const top = g.hint.slice(0, 5);
+  $("hint").replaceChildren(el("h3", { text: "Hint: the AI's ranking" }),
+    el("ol", { id: "hint-list" }, ...top.map((r) => el("li", {},
+      el("button", { class: "legal", "data-action": r.action, onclick: () => humanMove(r.action), text: r.move }),
+      ` value ${r.value.toFixed(3)}, ${r.visits} visits`))));
+  draw();
+}
+
+async function undo() {
+  if (!g.humanPlies.length) return;
+  await cancelAI();
+  const gen = g.generation;
+  const ply = g.humanPlies.pop();
+  try {
+    const saved = await engine.call("position");
+    const position = { ...saved.position, moves: saved.position.moves.slice(0, ply) };
+    g.status = await engine.call("position", { position });
+    g.hint = null;
+    g.breakdown = null;
+    $("hint").replaceChildren();
+    await advance(gen);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+$("game").addEventListener("change", onGameChosen);
+$("players").addEventListener("change", onPlayersChosen);
+$("new").addEventListener("click", newGame);
+$("stop").addEventListener("click", stopAI);
+$("hint-button").addEventListener("click", hint);
+$("undo").addEventListener("click", undo);
+loadGames().catch((e) => showError(e.message));

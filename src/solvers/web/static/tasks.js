@@ -1,0 +1,17 @@
+// Longer server jobs (a game's web TASKS): start one, poll until it ends.
+export async function runTask(game, task, params, onProgress) {
+  const start = await fetch(`/api/games/${game}/tasks/${task}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(params),
+  });
+  const started = await start.json();
+  if (!start.ok) throw new Error(started.error || "the server refused the job");
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 200));
+    const reply = await fetch(`/api/tasks/${started.task}`).then((r) => r.json());
+    if (onProgress) onProgress(reply);
+    if (reply.done) {
+      if (reply.error) throw new Error(reply.error);
+      return reply.result;
+    }
+  }
+}
