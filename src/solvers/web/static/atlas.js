@@ -51,7 +51,8 @@ function render() {
   svg.replaceChildren();
   const rows = sorted(table.challenges);
   const left = 60, top = 40, plotH = 260, band = 26, bottom = 150;
-  const W = left + rows.length * band + 20, H = top + plotH + bottom;
+  // At least the width of a full table, so a few challenges are not blown up.
+  const W = Math.max(left + rows.length * band + 20, 900), H = top + plotH + bottom;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("font-family", "system-ui, sans-serif");
   const y = (v) => top + plotH * (1 - v);
