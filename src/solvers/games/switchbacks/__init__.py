@@ -1,4 +1,6 @@
-"""Switchbacks: rules (``reference``), data (``data``), the kernel wrapper (``kernel``) and JSON positions (``position``).
+"""Switchbacks: rules (``reference``), data (``data``), the kernel wrapper
+(``kernel``), JSON positions (``position``) and the browser drawing (``web``,
+``board.js``).
 
 ``GAME`` is the game's record for the generic tools (:mod:`solvers.registry`).
 """
@@ -22,6 +24,7 @@ GAME = GameInfo(
     default_budget={"time": 1.0},
     cli="solvers.cli.switchbacks:switchbacks",
     renderer="solvers.cli.render_switchbacks",
+    web="solvers.games.switchbacks.web",
     # Every tile is dealt once and placed once, with a hiker decision each.
     max_game_length=lambda game: 3 * game.num_tiles,
 )
