@@ -121,7 +121,7 @@ function drawCard(parent, x, y, c, b, { full = false, usedPersistent = false, at
   let yy = 45;
   if (full) {
     add(g, "text", { x: 5, y: yy + 8.5, "font-size": 7, fill: "#4a5568" }, "cost");
-    card.cost.forEach((m, i) => chip(g, 24 + i * 17, yy, m));
+    card.cost.forEach((m, i) => chip(g, 21 + i * 17, yy, m));
     yy += 14;
   }
   if (card.persistent) {
@@ -198,8 +198,7 @@ function drawHighway(svg, y, p, ctx, moves, W) {
   const own = p === ctx.seat;
   const colour = SEAT_COLOURS[p % SEAT_COLOURS.length];
   const g = add(svg, "g", { class: "highway", "data-seat": p });
-  const H = 144;
-  if (own) add(g, "rect", { x: 2, y, width: W - 4, height: H - 4, rx: 6, fill: "#eef4ff" });
+  const band = own ? add(g, "rect", { x: 2, y, width: W - 4, height: 0, rx: 6, fill: "#eef4ff" }) : null;
   const names = ctx.names || [];
   const name = (names[p] || `Seat ${p}`) + (names.filter((n) => n === names[p]).length > 1 ? ` \u00b7 seat ${p}` : "");
   const top = v.pile_tops[p];
@@ -275,6 +274,8 @@ function drawHighway(svg, y, p, ctx, moves, W) {
     add(br, "text", { x: (x1 + x2) / 2, y: by + 14, "text-anchor": "middle", "font-size": 9, "font-weight": 600,
                       fill: colour }, `${cap(s.kind)} ${s.miles} mi${s.used ? " (Landmark claimed)" : ""}`);
   }
+  const H = 38 + HW_H + 10 + 15 * lanes.length;    // taller by a lane of brackets each
+  if (band) band.setAttribute("height", H - 4);
   return H;
 }
 
@@ -295,7 +296,8 @@ export function describe(ctx) {
     top: "choose the Material that ends on top of your discard pile (list)",
     place: `click a spot above your Highway to place ${v.claiming ? b.landmarks[v.claiming - 1].name : "the Landmark"}`,
   }[v.step];
-  return `${turn}${text ? ": " + text : ""}.`;
+  // One HTML-safe line (the page sets it as HTML; a card file may name a Landmark with "&").
+  return `${turn}${text ? ": " + text : ""}.`.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 export function draw(svg, ctx) {
