@@ -24,5 +24,6 @@ GAME = GameInfo(
     default_budget={"time": 1.0},
     cli="solvers.cli.bigsur:bigsur",
     renderer="solvers.cli.render_bigsur",
+    web="solvers.games.bigsur.web",
     max_game_length=lambda game: game.max_game_length,
 )
