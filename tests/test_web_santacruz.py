@@ -6,6 +6,7 @@ position shows."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import math
@@ -14,8 +15,9 @@ import random
 import pytest
 
 import solvers
+from solvers.data import builtin_json
 from solvers.games.santacruz import web
-from solvers.games.santacruz.data import load_island
+from solvers.games.santacruz.data import load_island, parse_island
 
 
 def random_finished(game, seed: int):
@@ -163,3 +165,24 @@ def test_breakdown_without_a_history_is_the_score():
     bare = game.state_from_raw(state._raw())
     assert bare.is_terminal() and bare.history == []
     assert web.breakdown(bare) == [[{"item": "Score", "points": s}] for s in state.scores()]
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_breakdown_when_an_eruption_stops_a_marker_on_0(reference):
+    # An island whose land is all volcano and whose eruption costs 20 a
+    # building: markers often stop on 0, and the eruption's row is what it took.
+    raw = copy.deepcopy(builtin_json("santa_cruz.json"))
+    for item in raw["sites"] + raw["tiles"]:
+        if item["kind"] == "land":
+            item["kind"] = "volcano"
+    for card in raw["scoring_cards"]:
+        if card["kind"] == "eruption":
+            card["points"] = 20
+    game = solvers.load_game("santacruz", players=2, board=parse_island(raw, "test"), reference=reference)
+    stopped = 0
+    for seed in range(6):
+        state = random_finished(game, seed)
+        for seat, rows in enumerate(web.breakdown(state)):
+            assert sum(r["points"] for r in rows) == state.scores()[seat]
+            stopped += sum(1 for r in rows if r["item"].endswith("Volcano eruption") and r["points"] % 20)
+    assert stopped > 0
