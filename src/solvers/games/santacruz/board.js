@@ -4,8 +4,9 @@
 // round, the building sets, and each seat's cards: the seat's own in full,
 // the others' secret cards and bird tokens face down. Clicking a highlighted
 // site lands or builds there; clicking a card in hand plays (or discards)
-// it; clicking a set chooses it. Everything comes from ctx: the board
-// (solvers.games.santacruz.web.board), the seat's view and the legal moves.
+// it; clicking a set chooses it; the hint's top three carry numbered
+// badges. Everything comes from ctx: the board (solvers.games.santacruz.web
+// .board), the seat's view and the legal moves.
 export const title = "Santa Cruz";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -84,7 +85,7 @@ export function draw(svg, ctx) {
   let y = islandH;
   drawTrack(svg, ctx, y, W);
   y += trackH;
-  drawSets(svg, ctx, legal, y, W);
+  drawSets(svg, ctx, legal, hintRank, y, W);
   y += setsH;
   for (let s = 0; s < n; s++, y += rowH) drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH);
   drawLegend(svg, y + 4, R);
@@ -144,11 +145,16 @@ function drawIsland(g, ctx, legal, hintRank, R) {
     } else {
       add(c, "text", { y: 6, "text-anchor": "middle", "font-size": 16, fill: "#000", "fill-opacity": 0.3 }, "?");
     }
-    if (action !== undefined && hintRank.has(action)) {
-      add(c, "text", { y: R - 6, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: HINT },
-          `#${hintRank.get(action)}`);
-    }
+    hintBadge(c, -15, -14, action, hintRank);        // opposite the bird's badge
   }
+}
+
+// The hint's rank of `action` (1 to 3) as a small badge at (x, y), if it has one.
+function hintBadge(g, x, y, action, hintRank) {
+  if (action === undefined || !hintRank.has(action)) return;
+  add(g, "circle", { cx: x, cy: y, r: 7, fill: HINT, stroke: "#fff", "stroke-width": 1.5, class: "hint" });
+  add(g, "text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: "#fff" },
+      hintRank.get(action));
 }
 
 // The round and the scoring track: markers at equal scores stacked, the front one on top.
@@ -178,7 +184,7 @@ function drawTrack(svg, ctx, y, W) {
 }
 
 // The building sets: who holds which, and (round two) the scoring cards each brings back.
-function drawSets(svg, ctx, legal, y, W) {
+function drawSets(svg, ctx, legal, hintRank, y, W) {
   const b = ctx.board, v = ctx.view, k = b.sets.length;
   const w = (W - 32 - 8 * (k - 1)) / k;
   b.sets.forEach((set, i) => {
@@ -191,6 +197,7 @@ function drawSets(svg, ctx, legal, y, W) {
                      "stroke-width": holder >= 0 || action !== undefined ? 2.5 : 1,
                      "stroke-dasharray": action !== undefined ? "6 3" : null });
     if (action !== undefined) clickable(g, action, ctx);
+    hintBadge(g, w - 60, 11, action, hintRank);
     add(g, "text", { x: 8, y: 15, "font-size": 11, "font-weight": 700 }, `Set ${set.letter}: ${set.name}`);
     add(g, "text", { x: w - 8, y: 15, "font-size": 10, "text-anchor": "end",
                      fill: holder >= 0 ? SEAT_COLOURS[holder] : "#5d6b7a" },
@@ -263,6 +270,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
         add(sub, "rect", { width: 27, height: 24, rx: 3, fill: "#e3eeff", stroke: "#0a2a6b" });
         add(sub, "text", { x: 13.5, y: 15, "text-anchor": "middle", "font-size": 8 }, k);
         clickable(sub, a, ctx);
+        hintBadge(sub, 24, 0, a, hintRank);
       });
       x += (options.length ? 158 : 70) + 6;
       continue;
@@ -271,6 +279,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
     const g = card(row, x, cy, 70, ch, `${kind} x${count}`, { ship: "any coast", road: "by road", river: "along river" }[kind],
                    { stroke: a !== undefined ? "#0a2a6b" : null, fill: a !== undefined ? "#e3eeff" : null });
     if (a !== undefined) clickable(g, a, ctx);
+    hintBadge(g, 64, 6, a, hintRank);
     x += 76;
   }
   x += 10;
@@ -285,10 +294,8 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
       const g = card(row, x, cy, 118, ch, sc.name + (drawnOpen && c === v.drawn ? " (drawn)" : ""), sc.text,
                      { stroke: a !== undefined ? "#0a2a6b" : null, fill: a !== undefined ? "#fff7dc" : "#fffbea" });
       g.setAttribute("data-card", c);
-      if (a !== undefined) {
-        clickable(g, a, ctx);
-        if (hintRank.has(a)) add(g, "text", { x: 112, y: 14, "text-anchor": "end", "font-size": 10, "font-weight": 700, fill: HINT }, `#${hintRank.get(a)}`);
-      }
+      if (a !== undefined) clickable(g, a, ctx);
+      hintBadge(g, 112, 6, a, hintRank);
       x += 124;
     }
   } else {
