@@ -26,4 +26,5 @@ GAME = GameInfo(
     default_budget={"time": 1.0},
     cli="solvers.cli.santacruz:santacruz",
     renderer="solvers.cli.render_santacruz",
+    web="solvers.games.santacruz.web",
 )
