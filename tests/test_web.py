@@ -1,6 +1,7 @@
 """``solve serve`` without a browser: the JSON API, the engine over a
 WebSocket (the protocol's replies, errors, stop, a closed socket), the final
-breakdown in the protocol, the command line (127.0.0.1, the missing extra)."""
+breakdown and the annotations in the protocol, the command line (127.0.0.1,
+the missing extra)."""
 
 from __future__ import annotations
 
@@ -293,6 +294,63 @@ def test_state_at_the_end_carries_the_breakdown(name):
             rows = reply["breakdown"]
             assert len(rows) == players
             assert [sum(r["points"] for r in seat_rows) for seat_rows in rows] == reply["scores"]
+
+
+# ------------------------------------------------------------------ annotations
+def web_annotate(name: str):
+    """The game's web module's annotate, or None."""
+    from importlib import import_module
+
+    web = solvers.registry.game_info(name).web
+    return getattr(import_module(web), "annotate", None) if web else None
+
+
+@pytest.mark.parametrize("name", [g.name for g in games()])
+def test_state_carries_annotations_exactly_for_games_whose_web_module_defines_annotate(name):
+    """Every state reply of a game whose web module defines annotate(state,
+    seat) has ``annotations``, its answer for that seat; no other has it."""
+    annotate = web_annotate(name)
+    info = solvers.registry.game_info(name)
+    players = info.default_players
+    session = Session()
+    session.handle({"id": 1, "cmd": "new", "game": name, "players": players, "seed": 3})
+    rng = __import__("random").Random(3)
+    asked = 0
+    for ply in range(400):
+        status = checked(session.handle({"id": 2, "cmd": "legal"}))["result"]
+        if ply % 7 == 0 or status["phase"] == "over":
+            for seat in range(players):
+                reply = checked(session.handle({"id": 3, "cmd": "state", "seat": seat}))["result"]
+                assert ("annotations" in reply) == (annotate is not None)
+                if annotate is not None:
+                    assert reply["annotations"] == json.loads(json.dumps(annotate(session.state, seat)))
+                asked += 1
+        if status["phase"] == "over":
+            break
+        if status["phase"] == "chance":
+            session.handle({"id": 4, "cmd": "deal"})
+        else:
+            move = rng.choice(status["moves"])
+            session.handle({"id": 5, "cmd": "apply", "action": move["action"]})
+    assert asked > players
+
+
+def test_annotations_come_from_any_web_module_that_defines_annotate(monkeypatch):
+    """Nothing about a game in the session: give a web module another
+    annotate (or one, if it has none) and its state replies carry it, per
+    seat; take it away and they leave the key out."""
+    from importlib import import_module
+
+    name = next(g.name for g in games() if g.web)
+    module = import_module(solvers.registry.game_info(name).web)
+    monkeypatch.setattr(module, "annotate", lambda state, seat: {"seat": seat, "ply": len(state.history)},
+                        raising=False)
+    session = Session()
+    session.handle({"id": 1, "cmd": "new", "game": name, "seed": 1})
+    reply = checked(session.handle({"id": 2, "cmd": "state", "seat": 0}))["result"]
+    assert reply["annotations"] == {"seat": 0, "ply": len(session.state.history)}
+    monkeypatch.delattr(module, "annotate")
+    assert "annotations" not in checked(session.handle({"id": 3, "cmd": "state", "seat": 0}))["result"]
 
 
 # ------------------------------------------------------------------ command line

@@ -2,7 +2,9 @@
 matches the card file and the game; its action table names the moves as the
 game does; the breakdown adds up to the scores of finished games (kernel and
 reference, every player count) and itemises the rulebook's example; the
-drawing's Stretch brackets agree with the rules' Stretches."""
+annotations are the rules' Stretches and tell a seat nothing it cannot see;
+the drawing's Stretch brackets are the annotations the engine sent and the
+rules' Stretches."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import time
 import pytest
 
 import solvers
+from solvers.errors import SolversError
 from solvers.games.bigsur import web
 from solvers.games.bigsur.highway import parse_highway
 from solvers.games.bigsur.scoring import Spot, find_stretches, score_highway
@@ -160,6 +163,100 @@ def test_the_short_labels_cover_every_kind():
     assert all(len(line) <= 20 for c in b["cards"] if c["short"] for line in c["short"])
 
 
+# ------------------------------------------------------------------ annotations
+def builder(table):
+    """A random move preferring to place and claim Landmarks and to build
+    (random play rarely claims one)."""
+    def policy(state, rng):
+        legal = state.legal_actions()
+        for kind in ("place", "claim", "build"):
+            wanted = [a for a in legal if table[a][0] == kind]
+            if wanted and rng.random() < 0.9:
+                return rng.choice(wanted)
+        return rng.choice(legal)
+    return policy
+
+
+def assert_annotations_are_the_rules(state):
+    ann = web.annotate(state, 0)
+    assert json.loads(json.dumps(ann)) == ann
+    assert all(web.annotate(state, seat) == ann for seat in range(state.game.num_players))
+    assert len(ann["stretches"]) == state.game.num_players
+    for seat, found in enumerate(ann["stretches"]):
+        spots = state.spots(seat)
+        rules = find_stretches(spots)
+        assert [(s["scenery"], s["first"], s["last"], s["icons"], s["miles"]) for s in found] == \
+            [(s.scenery, s.first, s.last, s.icons, s.miles) for s in rules]
+        for s in found:
+            assert s["cards"] == state.highways[seat][s["first"]:s["last"] + 1]
+            marks = state.marks[seat]
+            assert s["claimed"] == any(marks.get(c, (0, None))[1] == s["scenery"] for c in s["cards"])
+    return ann
+
+
+@pytest.mark.parametrize("reference", [False, True])
+@pytest.mark.parametrize("players", [2, 4])
+def test_annotate_is_the_rules_stretches(players, reference):
+    game = solvers.load_game("bigsur", players=players, reference=reference)
+    policy = builder(web.action_table(game))
+    claimed = stretches = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while True:
+            if rng.random() < 0.1 or state.is_terminal():
+                ann = assert_annotations_are_the_rules(state)
+                stretches += sum(len(f) for f in ann["stretches"])
+                claimed += sum(s["claimed"] for f in ann["stretches"] for s in f)
+            if state.is_terminal():
+                break
+            state.apply_action(state.seeded_outcome() if state.is_chance_node() else policy(state, rng))
+        # At the end, each Stretch is a row of the final breakdown, its miles the points.
+        for seat, rows in enumerate(web.breakdown(state)):
+            assert sorted(r["points"] for r in rows if re.fullmatch(r"[A-Z][a-z]+ Stretch( \(\d+\))?", r["item"])) \
+                == sorted(s["miles"] for s in web.annotate(state, seat)["stretches"][seat])
+    assert stretches > 0 and claimed > 0
+
+
+def test_annotate_of_the_rulebook_example():
+    from pathlib import Path
+
+    raw = json.loads((Path(__file__).parents[1] / "examples/bigsur/rulebook-highway.json").read_text())
+    highway = parse_highway(raw)
+    found = web.stretches(highway)
+    assert [(s["scenery"], s["miles"]) for s in found] == [("ocean", 6), ("mountain", 7), ("field", 6)]
+    assert [s["claimed"] for s in found] == [any(highway[k].claimed == s["scenery"] for k in
+                                                 range(s["first"], s["last"] + 1)) for s in found]
+    assert sum(s["claimed"] for s in found) == 1
+
+
+@pytest.mark.parametrize("reference", [False, True])
+@pytest.mark.parametrize("players, seed", [(2, 4), (3, 2), (4, 3)])
+def test_annotate_tells_a_seat_nothing_it_cannot_see(players, seed, reference):
+    """Twins that differ only in what a seat cannot see (everything hidden
+    from it re-dealt: other hands, piles below their tops, the decks) give
+    that seat equal annotations."""
+    game = solvers.load_game("bigsur", players=players, reference=reference)
+    policy = builder(web.action_table(game))
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    checked = differ = stretches = 0
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random() < 0.15:
+            for seat in range(players):
+                try:
+                    twin = state.resample(seat, seed + checked)
+                except SolversError:
+                    continue                  # another player is choosing a payment
+                assert twin.information_state(seat) == state.information_state(seat)
+                assert web.annotate(twin, seat) == web.annotate(state, seat)
+                checked += 1
+                differ += (twin.hands, twin.order) != (state.hands, state.order)
+                stretches += sum(map(len, web.annotate(state, seat)["stretches"]))
+        state.apply_action(state.seeded_outcome() if state.is_chance_node() else policy(state, rng))
+    assert checked > 10 and differ > 10 and stretches > 0
+
+
 def _wait(driver, condition: str, timeout: float = 300) -> object:
     deadline = time.time() + timeout
     while True:
@@ -174,8 +271,9 @@ def _wait(driver, condition: str, timeout: float = 300) -> object:
 
 def test_the_drawing_shows_the_rules_stretches_and_no_hidden_card(chromium, web_server, screenshots):
     """A game between two AIs in the browser; at the end the brackets drawn
-    under each Highway are the rules' Stretches (with their miles) and the
-    only hand drawn is the seat's own."""
+    under each Highway are the annotations the engine sent, which are the
+    rules' Stretches (with their miles), and the only hand drawn is the
+    seat's own."""
     from solvers.games.bigsur.data import load_cards
 
     chromium.get(f"{web_server}/?game=bigsur")
@@ -194,6 +292,7 @@ def test_the_drawing_shows_the_rules_stretches_and_no_hidden_card(chromium, web_
     totals = [int(e.text) for e in chromium.find_elements("css selector", "#breakdown-table [data-total]")]
     assert totals == status["scores"]
     view = chromium.execute_script("return window.solversPlay.state.view")
+    annotations = chromium.execute_script("return window.solversPlay.state.annotations")
     cards = load_cards()
     found = 0
     for seat, highway in enumerate(view["highways"]):
@@ -201,10 +300,15 @@ def test_the_drawing_shows_the_rules_stretches_and_no_hidden_card(chromium, web_
         spots = [Spot(cards.card(c), cards.landmark(marks[str(c)][0]), marks[str(c)][1]) if str(c) in marks
                  else Spot(cards.card(c)) for c in highway]
         want = sorted((s.scenery, s.first, s.last, s.miles) for s in find_stretches(spots))
+        sent = annotations["stretches"][seat]
+        assert sent == web.stretches(spots)
         drawn = chromium.execute_script(
             "return [...document.querySelectorAll(`#board g.highway[data-seat='${arguments[0]}'] g.stretch`)]"
-            ".map((e) => [e.dataset.stretch, +e.dataset.first, +e.dataset.last, +e.dataset.miles])", seat)
-        assert sorted(map(tuple, drawn)) == want
+            ".map((e) => [e.dataset.stretch, +e.dataset.first, +e.dataset.last, +e.dataset.miles,"
+            " e.dataset.claimed === 'true'])", seat)
+        assert sorted(map(tuple, drawn)) == sorted((s["scenery"], s["first"], s["last"], s["miles"], s["claimed"])
+                                                   for s in sent)
+        assert sorted(d[:4] for d in map(tuple, drawn)) == want
         found += len(want)
         assert score_highway(spots).total >= sum(s[3] for s in want)
     assert found > 0

@@ -2,7 +2,8 @@
 and matches the island; its action table names the moves as the game does;
 the breakdown adds up to the scores of finished games (kernel and
 reference, every player count) and its items agree with what the final
-position shows."""
+position shows; the annotations (sets in play, scoring cards held) are the
+rules' and tell a seat nothing it cannot see."""
 
 from __future__ import annotations
 
@@ -186,3 +187,67 @@ def test_breakdown_when_an_eruption_stops_a_marker_on_0(reference):
             assert sum(r["points"] for r in rows) == state.scores()[seat]
             stopped += sum(1 for r in rows if r["item"].endswith("Volcano eruption") and r["points"] % 20)
     assert stopped > 0
+
+
+# ------------------------------------------------------------------ annotations
+def assert_annotations_are_the_rules(state):
+    n = state.game.num_players
+    taken = {k for k in state.set_of if k >= 0}
+    for seat in range(n):
+        ann = web.annotate(state, seat)
+        view = state.information_state(seat)
+        assert json.loads(json.dumps(ann)) == ann
+        # The sets in play: the rules' free sets and the taken ones.
+        if hasattr(state, "free_sets"):                     # the reference
+            assert sorted(set(state.free_sets()) | taken) == ann["sets_in_play"]
+        assert ann["sets_in_play"] == (list(range(len(web.board(state.game)["sets"]))) if state.round == 1
+                                       else sorted(int(k) for k in view["set_scoring"]))
+        # The cards held: the hand, and the round-two draw until the discard.
+        apart = [view["has_drawn"][q] and not view["has_discarded"][q] for q in range(n)]
+        assert ann["cards_held"] == [view["hand_sizes"][q] + apart[q] for q in range(n)]
+        assert ann["hand"][:view["hand_sizes"][seat]] == view["hand"]
+        assert ann["drawn"] == (view["drawn"] if apart[seat] else None)
+        assert ann["hand"] == view["hand"] + ([view["drawn"]] if apart[seat] else [])
+        if state.step == "discard" and state.current_player() == seat:
+            assert sorted(ann["hand"]) == [a - state.game.DISCARD for a in state.legal_actions()]
+
+
+@pytest.mark.parametrize("reference", [False, True])
+@pytest.mark.parametrize("players", [2, 4])
+def test_annotate_is_the_rules_sets_and_cards(players, reference):
+    game = solvers.load_game("santacruz", players=players, reference=reference)
+    steps = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while True:
+            if not state.is_chance_node() and (rng.random() < 0.2 or state.step in ("discard", "over")):
+                assert_annotations_are_the_rules(state)
+                steps.add((state.round, state.step))
+            if state.is_terminal():
+                break
+            state.apply_action(state.seeded_outcome() if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+    assert {(2, "discard"), (2, "play"), (1, "play")} <= steps
+
+
+@pytest.mark.parametrize("reference", [False, True])
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3)])
+def test_annotate_tells_a_seat_nothing_it_cannot_see(players, seed, reference):
+    """Twins that differ only in what a seat cannot see (everything hidden
+    from it re-dealt) give that seat equal annotations."""
+    game = solvers.load_game("santacruz", players=players, reference=reference)
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    checked = differ = 0
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random() < 0.3:
+            for seat in range(players):
+                twin = state.resample(seat, seed + checked)
+                assert twin.information_state(seat) == state.information_state(seat)
+                assert web.annotate(twin, seat) == web.annotate(state, seat)
+                checked += 1
+                differ += [sorted(h) for h in twin.hand_score] != [sorted(h) for h in state.hand_score] \
+                    or list(twin.drawn) != list(state.drawn)
+        state.apply_action(state.seeded_outcome() if state.is_chance_node() else rng.choice(state.legal_actions()))
+    assert checked > 10 and differ > 5

@@ -3,8 +3,10 @@
 setup; the drawn centres touch exactly when the game calls hexes
 neighbours); the action table names every move as the game does; the
 breakdown adds up to the scores of finished games (kernel and reference,
-every player count) and names the complete paths the rules score; in
-Chromium, the points, trails and hand drawn during a game are the game's."""
+every player count) and names the complete paths the rules score; the
+annotations (paths, points so far) are the rules' and tell a seat nothing
+it cannot see; in Chromium, the points, trails and hand drawn during a game
+are the annotations the engine sent and the game's."""
 
 from __future__ import annotations
 
@@ -170,11 +172,95 @@ def test_breakdown_of_a_known_map():
     assert web.breakdown(state) == [[{"item": "Path 5-8", "points": 3}], [{"item": "Path 5-8", "points": 2}]]
 
 
+# ------------------------------------------------------------------ annotations
+def assert_annotations_are_the_rules(state, ref_state):
+    """annotate(state) against the rules: ``ref_state`` is the same position
+    in the reference (its run_length, on_complete_path and scores)."""
+    m = ref_state.game.map
+    for seat in range(state.game.num_players):
+        ann = web.annotate(state, seat)
+        assert json.loads(json.dumps(ann)) == ann
+        assert ann == web.annotate(state, 0)                 # nothing in it is private
+        assert ann["points"] == state.scores() == ref_state.scores()
+    # The paths cover the map once, each a maximal run of the rules.
+    assert sorted(t for p in ann["paths"] for t in p["tiles"]) == sorted(ref_state.board.values())
+    assert [p["tiles"][0] for p in ann["paths"]] == sorted(p["tiles"][0] for p in ann["paths"])
+    for p in ann["paths"]:
+        tiles, hexes = p["tiles"], p["hexes"]
+        assert tiles == list(range(tiles[0], tiles[0] + len(tiles)))
+        assert [ref_state.board[h] for h in hexes] == tiles
+        assert all(m.adjacent(a, b) for a, b in zip(hexes, hexes[1:]))
+        assert all(ref_state.run_length(t) == len(tiles) for t in tiles)
+        assert all(ref_state.on_complete_path(h) == p["complete"] for h in hexes)
+        assert p["complete"] == (len(tiles) >= m.min_run)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_annotate_is_the_rules_paths_and_points(players):
+    kernel = solvers.load_game("switchbacks", players=players)
+    ref = solvers.load_game("switchbacks", players=players, reference=True)
+    complete = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = kernel.new_initial_state(seed=50 + seed)
+        rules = ref.new_initial_state(seed=50 + seed)
+        while True:
+            if rng.random() < 0.3 or state.is_terminal():
+                assert_annotations_are_the_rules(state, rules)
+                assert_annotations_are_the_rules(rules, rules)
+                assert web.annotate(state, 0) == web.annotate(rules, 0)
+            if state.is_terminal():
+                break
+            a = state.seeded_outcome() if state.is_chance_node() else path_builder(state, rng)
+            state.apply_action(a)
+            rules.apply_action(a)
+        # At the end the points so far are the final scores, item by item.
+        ann = web.annotate(state, 0)
+        assert ann["points"] == [sum(r["points"] for r in rows) for rows in web.breakdown(state)]
+        complete += sum(p["complete"] for p in ann["paths"])
+    assert complete > 0
+
+
+def test_annotate_of_a_known_map():
+    game = solvers.load_game("switchbacks", players=2, reference=True)
+    state = game.new_initial_state(seed=1)
+    state.board = {18: 5, 19: 6, 20: 7, 21: 8, 0: 9, 33: 3, 34: 4}
+    state.hikers = {18: (0, 1), 20: (1, 2), 21: (0, 2), 0: (1, 1), 33: (0, 2)}
+    assert web.annotate(state, 1) == {
+        "paths": [{"tiles": [3, 4], "hexes": [33, 34], "complete": False},
+                  {"tiles": [5, 6, 7, 8], "hexes": [18, 19, 20, 21], "complete": True},
+                  {"tiles": [9], "hexes": [0], "complete": False}],
+        "points": [3, 2]}
+    with pytest.raises(SolversError):
+        web.annotate(state, 2)
+
+
+@pytest.mark.parametrize("players, tiles_left, seed", [(2, 20, 1), (3, 18, 2), (4, 14, 3), (4, 6, 15)])
+def test_annotate_tells_a_seat_nothing_it_cannot_see(players, tiles_left, seed):
+    """Twins that differ only in what the seat to move cannot see (another
+    seat's set-aside tiles, swapped with the stack or that seat's hand; a
+    re-deal of everything hidden) give the seat equal annotations."""
+    from test_hidden_twins import assert_twins, hand_twin, played_until, set_aside_twin
+
+    state = played_until("switchbacks", players, seed,
+                         lambda s: sum(len(h) for h in s.hands) <= tiles_left)
+    mover = state.current_player()
+    twins = [hand_twin(state), state.resample(mover, seed)]
+    if state.stack():
+        twins.append(set_aside_twin(state))
+    for twin in twins:
+        assert_twins(state, twin)
+        assert (twin.set_aside, twin.hands, twin.stack()) != (state.set_aside, state.hands, state.stack())
+        assert web.annotate(twin, mover) == web.annotate(state, mover)
+    assert web.annotate(state, mover)["paths"]
+
+
 # ------------------------------------------------------------------ the drawing, in Chromium
 def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server, screenshots):
     """Play seat 0 by clicking (tile in hand, then hex; the hike buttons),
     choosing moves that build paths; after every move, what is drawn is
-    checked against the game rebuilt in Python from the engine's moves."""
+    checked against the annotations the page received and the game rebuilt
+    in Python from the engine's moves."""
     from test_web_e2e import open_play, settled, start_game, wait
 
     from solvers.engine.positions import load_position
@@ -199,8 +285,13 @@ def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server
                     hand: q('#board g.hand').map((e) => Number(e.dataset.tile)),
                     trails: q('#board line.trail').length,
                     complete: q('#board line.trail.complete').length,
-                    hikers: q('#board g.marks circle.hiker').length};""")
-        assert drawn["scores"] == state.scores()
+                    hikers: q('#board g.marks circle.hiker').length,
+                    annotations: window.solversPlay.state.annotations};""")
+        ann = drawn["annotations"]
+        assert ann == web.annotate(state, 0)                  # what the engine sent: the rules'
+        assert drawn["scores"] == ann["points"] == state.scores()
+        assert drawn["trails"] == sum(len(p["hexes"]) - 1 for p in ann["paths"])
+        assert drawn["complete"] == sum(len(p["hexes"]) - 1 for p in ann["paths"] if p["complete"])
         assert drawn["hand"] == sorted(state.hands[0])          # the human's own hand, nothing else
         where = {t: h for h, t in state.board.items()}
         pairs = [t for t in where if t + 1 in where and state.game.map.adjacent(where[t], where[t + 1])]

@@ -360,11 +360,16 @@ class Session:
             rows = self._breakdown(state)
             if rows is not None:
                 out["breakdown"] = rows
+        annotate = self._web_hook("annotate")
+        if annotate is not None:
+            # What the rules derive for drawing, only what the seat may know
+            # (the contract of solvers.web); round-tripped as JSON like the view.
+            out["annotations"] = json.loads(json.dumps(annotate(state, seat)))
         return out
 
-    def _breakdown(self, state: State) -> list[list[dict[str, Any]]] | None:
-        """Each seat's final score item by item, from the game's web module
-        (``GameInfo.web``, its ``breakdown(state)``); None when it has none."""
+    def _web_hook(self, name: str) -> Callable[..., Any] | None:
+        """The function ``name`` of the game's web module (``GameInfo.web``),
+        or None when the game has no web module or the module lacks it."""
         from importlib import import_module
 
         from ..registry import game_info
@@ -372,7 +377,12 @@ class Session:
         web = game_info(self.setup["game"]).web
         if web is None:
             return None
-        fn = getattr(import_module(web), "breakdown", None)
+        return getattr(import_module(web), name, None)
+
+    def _breakdown(self, state: State) -> list[list[dict[str, Any]]] | None:
+        """Each seat's final score item by item, from the game's web module
+        (its ``breakdown(state)``); None when it has none."""
+        fn = self._web_hook("breakdown")
         if fn is None:
             return None
         return [[{"item": str(r["item"]), "points": _number(r["points"])} for r in seat]

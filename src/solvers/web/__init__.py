@@ -24,10 +24,29 @@ comes from :mod:`solvers.registry`; the server never names a game.
 A game's web module (``solvers.games.<name>.web``) defines ``board(game) ->
 dict``, ``breakdown(state) -> list[list[{"item", "points"}]]`` (the final
 score, shown at the end of a game and added to the protocol's ``state``
-reply) and optionally ``TASKS``; its package holds ``board.js``, which
-exports ``draw(svg, ctx)`` (the page's context: the board data, the engine
-status, the seat's view, the legal moves, ``play(action)``, the hint, the
-breakdown and the seats' names).
+reply) and optionally ``annotate(state, seat) -> dict`` and ``TASKS``; its
+package holds ``board.js``, which exports ``draw(svg, ctx)`` (the page's
+context: the board data, the engine status, the seat's view, the legal
+moves, ``play(action)``, the hint, the breakdown, the annotations and the
+seats' names).
+
+``annotate(state, seat)`` (optional) gives the drawing what the rules derive
+from a position, so that ``board.js`` holds no game logic (issue 14: only
+drawing and sending moves): a JSON-able dict of facts such as a game's
+paths, Stretches or points so far, computed in Python by the game's own
+rules code (never a second implementation). Its contract:
+
+* it tells ``seat`` only what ``seat`` may know: a function of
+  ``state.information_state(seat)`` in effect, so two states that differ
+  only in what the seat cannot see give equal annotations (the tests hold
+  every game to this with twin positions);
+* it works on the reference and the kernel states alike, at any point of a
+  game (chance nodes and the end included), and does not change the state;
+* the keys are the game's own, documented in its web module.
+
+The engine session adds it to every ``state`` reply as ``annotations`` (for
+games whose web module defines it; the key is absent otherwise) and the Play
+page passes it to ``draw`` as ``ctx.annotations``.
 
 >>> from solvers.web import game_list
 >>> [g["name"] for g in game_list()][:1]

@@ -5,8 +5,10 @@
 // builds it (then an end of the Highway; while paying, a hand card discards
 // it); a Landmark in the row claims it, then a spot above the Highway places
 // it. Everything comes from ctx: the board (solvers.games.bigsur.web.board,
-// which also says what each action id means), the seat's view and the legal
-// moves; payment finishes and "on top" choices are in the page's list.
+// which also says what each action id means), the seat's view, the
+// annotations (solvers.games.bigsur.web.annotate: every Highway's Stretches
+// as the rules find them) and the legal moves; payment finishes and "on top"
+// choices are in the page's list. No rules are computed here.
 export const title = "Big Sur";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -162,35 +164,6 @@ function drawLandmark(parent, x, y, l, b, highlight) {
   return g;
 }
 
-// The Stretches of a Highway: the runs of cards showing a Scenery type with at
-// least b.min_stretch_icons icons, their miles (a Landmark's Mile-tag change
-// counted) and whether a Landmark was claimed through them ("used").
-function stretches(b, cards, marks) {
-  const out = [];
-  const miles = (c) => {
-    const mark = marks[String(c)];
-    const ab = mark ? b.landmarks[mark[0] - 1].ability : null;
-    return b.cards[c - 1].miles + (ab && ab.kind === "mile_tag" ? ab.miles : 0);
-  };
-  for (const kind of b.scenery) {
-    let i = 0;
-    while (i < cards.length) {
-      let j = i, icons = 0;
-      while (j < cards.length && b.cards[cards[j] - 1].scenery.includes(kind)) {
-        icons += b.cards[cards[j] - 1].scenery.filter((s) => s === kind).length;
-        j += 1;
-      }
-      if (icons >= b.min_stretch_icons) {
-        const run = cards.slice(i, j);
-        out.push({ kind, first: i, last: j - 1, miles: run.reduce((a, c) => a + miles(c), 0),
-                   used: run.some((c) => marks[String(c)] && marks[String(c)][1] === kind) });
-      }
-      i = Math.max(j, i + 1);
-    }
-  }
-  return out;
-}
-
 // One player's Highway at y: label, flags (Landmarks / places), cards, brackets.
 function drawHighway(svg, y, p, ctx, moves, W) {
   const b = ctx.board, v = ctx.view;
@@ -260,19 +233,21 @@ function drawHighway(svg, y, p, ctx, moves, W) {
       hintBadge(s, 40);
     }
   }
-  // The Stretches as brackets under their runs, in two lanes (a card shows at most two types).
+  // The Stretches (the annotations') as brackets under their runs, in two
+  // lanes (a card shows at most two types).
   const lanes = [];
-  for (const s of stretches(b, cards, marks).sort((a, c) => a.first - c.first)) {
+  const found = ((ctx.annotations || {}).stretches || [])[p] || [];
+  for (const s of [...found].sort((a, c) => a.first - c.first)) {
     let lane = lanes.findIndex((last) => last < s.first);
     if (lane < 0) { lane = lanes.length; lanes.push(-1); }
     lanes[lane] = s.last;
     const x1 = X0 + s.first * STEP + 3, x2 = X0 + s.last * STEP + CW - 3;
-    const by = cardY + HW_H + 5 + lane * 15, colour = SCENERY[s.kind][1];
-    const br = add(g, "g", { class: "stretch", "data-stretch": s.kind, "data-first": s.first, "data-last": s.last,
-                             "data-miles": s.miles });
+    const by = cardY + HW_H + 5 + lane * 15, colour = SCENERY[s.scenery][1];
+    const br = add(g, "g", { class: "stretch", "data-stretch": s.scenery, "data-first": s.first, "data-last": s.last,
+                             "data-miles": s.miles, "data-claimed": s.claimed });
     add(br, "path", { d: `M${x1},${by} v5 H${x2} v-5`, fill: "none", stroke: colour, "stroke-width": 2.5 });
     add(br, "text", { x: (x1 + x2) / 2, y: by + 14, "text-anchor": "middle", "font-size": 9, "font-weight": 600,
-                      fill: colour }, `${cap(s.kind)} ${s.miles} mi${s.used ? " (Landmark claimed)" : ""}`);
+                      fill: colour }, `${cap(s.scenery)} ${s.miles} mi${s.claimed ? " (Landmark claimed)" : ""}`);
   }
   const H = 38 + HW_H + 10 + 15 * lanes.length;    // taller by a lane of brackets each
   if (band) band.setAttribute("height", H - 4);

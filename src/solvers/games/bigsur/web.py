@@ -20,6 +20,10 @@ and what every action id means, so the page never decodes moves itself.
 :func:`breakdown` splits each seat's final score as the rulebook's Example
 Scoring does: each Stretch, each 2-Mile Bonus, the Landmark count and each
 Landmark's points.
+
+:func:`annotate` gives the drawing every Highway's Stretches as the rules
+find them (the brackets under the cards), all public (the contract of
+:mod:`solvers.web`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import SolversError
+from ..common import check_player
 from .data import (
     DEPOT_SIZE,
     LANDMARK_COUNT_TABLE,
@@ -38,7 +43,7 @@ from .data import (
     CardSet,
 )
 from .reference import FINISH
-from .scoring import Spot, score_highway
+from .scoring import Spot, find_stretches, score_highway, stretch_used
 
 #: Short words for the face of a card, per 2-Mile Bonus kind: up to two lines.
 _BONUS_SHORT = {
@@ -179,3 +184,44 @@ def breakdown(state: Any) -> list[list[dict[str, Any]]]:
     """Each seat's final score as ``{"item", "points"}`` rows summing to it."""
     _cards_of(state.game)
     return [highway_rows(state.spots(seat)) for seat in range(state.game.num_players)]
+
+
+def stretches(highway: list[Spot]) -> list[dict[str, Any]]:
+    """The Stretches of one Highway as :func:`.scoring.find_stretches` finds
+    them (by Scenery type, then left to right), as JSON: ``{"scenery",
+    "first", "last"`` (positions, inclusive), ``"cards"`` (their numbers),
+    ``"icons", "miles"`` (Landmark Mile-tag changes counted) and
+    ``"claimed"}`` (a Landmark was claimed through it: it cannot claim
+    another, :func:`.scoring.stretch_used`).
+
+    >>> from solvers.games.bigsur.highway import parse_highway
+    >>> stretches(parse_highway({"highway": [
+    ...     {"scenery": ["ocean", "ocean"], "miles": 4},
+    ...     {"scenery": ["ocean", "field"], "miles": 2, "landmark": "Point Sur Lighthouse"}]}))
+    [{'scenery': 'ocean', 'first': 0, 'last': 1, 'cards': [0, 0], 'icons': 3, 'miles': 6, 'claimed': True}]
+    """
+    return [{"scenery": s.scenery, "first": s.first, "last": s.last,
+             "cards": [highway[k].card.number for k in s.positions],
+             "icons": s.icons, "miles": s.miles, "claimed": stretch_used(highway, s)}
+            for s in find_stretches(highway)]
+
+
+def annotate(state: Any, seat: int) -> dict[str, Any]:
+    """What the rules derive from ``state`` for drawing it, for ``seat``:
+    ``stretches``, one list per seat of that Highway's Stretches
+    (:func:`stretches`).
+
+    Only what the seat may know: every Highway and the Landmarks on it are
+    public (``docs/rules/big-sur.md``, "Hidden information"), and a Stretch
+    depends on nothing else, so the answer is the same for every seat and
+    for positions that differ only in hands, piles below their tops or the
+    decks.
+
+    >>> import solvers
+    >>> state = solvers.load_game("bigsur", players=2).new_initial_state(seed=1)
+    >>> annotate(state, 0)
+    {'stretches': [[], []]}
+    """
+    _cards_of(state.game)
+    check_player(state.game, seat)
+    return {"stretches": [stretches(state.spots(p)) for p in range(state.game.num_players)]}

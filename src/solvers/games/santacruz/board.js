@@ -6,7 +6,10 @@
 // site lands or builds there; clicking a card in hand plays (or discards)
 // it; clicking a set chooses it; the hint's top three carry numbered
 // badges. Everything comes from ctx: the board (solvers.games.santacruz.web
-// .board), the seat's view and the legal moves.
+// .board), the seat's view, the annotations (solvers.games.santacruz.web
+// .annotate: the sets in play, the scoring cards each seat holds, the seat's
+// own with its round-two draw) and the legal moves. No rules are computed
+// here.
 export const title = "Santa Cruz";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -191,7 +194,7 @@ function drawSets(svg, ctx, legal, hintRank, y, W) {
     const g = add(svg, "g", { transform: `translate(${16 + i * (w + 8)},${y + 4})`, "data-set": i });
     const holder = v.sets.indexOf(i);
     const action = legal.get(`set:${i}`);
-    const back = v.round === 2 && !(String(i) in v.set_scoring);
+    const back = !ctx.annotations.sets_in_play.includes(i);
     add(g, "rect", { width: w, height: 46, rx: 5, fill: back ? "#eceff3" : action !== undefined ? "#e3eeff" : "#fff",
                      stroke: holder >= 0 ? SEAT_COLOURS[holder] : action !== undefined ? "#0a2a6b" : "#9aa5b1",
                      "stroke-width": holder >= 0 || action !== undefined ? 2.5 : 1,
@@ -285,13 +288,11 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
   x += 10;
   // Scoring cards: the seat's own by name (with the card drawn in round two), the others face down.
   if (me) {
-    const mine = [...v.hand];
-    const drawnOpen = v.drawn >= 0 && v.discarded < 0 && !mine.includes(v.drawn);
-    if (drawnOpen) mine.push(v.drawn);
+    const mine = ctx.annotations.hand, drawn = ctx.annotations.drawn;
     for (const c of mine) {
       const a = legal.get(`score:${c}`) ?? legal.get(`discard:${c}`);
       const sc = b.scoring_cards[c];
-      const g = card(row, x, cy, 118, ch, sc.name + (drawnOpen && c === v.drawn ? " (drawn)" : ""), sc.text,
+      const g = card(row, x, cy, 118, ch, sc.name + (c === drawn ? " (drawn)" : ""), sc.text,
                      { stroke: a !== undefined ? "#0a2a6b" : null, fill: a !== undefined ? "#fff7dc" : "#fffbea" });
       g.setAttribute("data-card", c);
       if (a !== undefined) clickable(g, a, ctx);
@@ -299,7 +300,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
       x += 124;
     }
   } else {
-    const hidden = v.hand_sizes[s] + (v.has_drawn[s] && !v.has_discarded[s] ? 1 : 0);
+    const hidden = ctx.annotations.cards_held[s];
     for (let i = 0; i < hidden; i++) {
       const g = add(row, "g", { transform: `translate(${x},${cy})`, class: "card-back" });
       add(g, "rect", { width: 26, height: ch, rx: 4, fill: "#6d5a8a", stroke: "#4b3d60" });

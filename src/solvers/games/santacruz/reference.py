@@ -227,8 +227,7 @@ class SantaCruzState(State):
         if step == "choose":
             return [g.SET + k for k in self.free_sets()]
         if step == "discard":
-            p = self.player
-            return [g.DISCARD + c for c in sorted(self.hand_score[p] | {self.drawn[p]})]
+            return [g.DISCARD + c for c in sorted(scoring_cards_held(self, self.player))]
         if step == "land":
             return _bits(self.targets("ship"))
         if step == "build":
@@ -296,8 +295,7 @@ class SantaCruzState(State):
         """The building sets still to be taken: round one all the unchosen
         sets, round two the sets used in round one."""
         taken = {k for k in self.set_of if k >= 0}
-        pool = range(self.game.num_sets) if self.round == 1 else sorted(self.set_scoring)
-        return [k for k in pool if k not in taken]
+        return [k for k in sets_in_play(self) if k not in taken]
 
     def _next_chooser(self) -> None:
         if self.order_pos == len(self.order):
@@ -627,6 +625,24 @@ class SantaCruzState(State):
 
 
 # ----- helpers shared with the kernel wrapper --------------------------------
+def sets_in_play(state: Any) -> list[int]:
+    """The building sets in play this round (taken or not): round one every
+    set, round two the sets used in round one (``docs/rules/santa-cruz.md``,
+    Round two)."""
+    return list(range(state.game.num_sets)) if state.round == 1 else sorted(state.set_scoring)
+
+
+def scoring_cards_held(state: Any, seat: int) -> list[int]:
+    """The scoring cards ``seat`` holds: its hand in ascending order, then,
+    in round two between the draw and the discard, the card it drew (held
+    apart until it discards one of them)."""
+    held = sorted(state.hand_score[seat])
+    drawn = state.drawn[seat]
+    if drawn >= 0 and state.discarded[seat] < 0 and drawn not in held:
+        held.append(drawn)
+    return held
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:

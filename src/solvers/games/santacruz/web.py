@@ -22,6 +22,10 @@ decodes moves itself.
 the markers: the starting space, the tiles' points of each round's
 buildings, each scoring card played (a card scores for every player), and
 the bird tokens at the end.
+
+:func:`annotate` gives the drawing what the rules derive about the sets and
+the scoring cards: the sets in play this round, how many scoring cards each
+seat holds, and the seat's own (the contract of :mod:`solvers.web`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 
 from ...errors import SolversError
 from .data import BUILDINGS, SantaCruzIsland, ScoringCard
-from .reference import BUILD_KINDS, SantaCruz, SantaCruzState
+from .reference import BUILD_KINDS, SantaCruz, SantaCruzState, check_player, scoring_cards_held, sets_in_play
 
 DX = 30.0                 # SVG units per half step of x (neighbours in a row: 60 apart)
 DY = DX * math.sqrt(3)    # a row below: neighbours at the same distance (a hexagonal grid)
@@ -186,3 +190,39 @@ def breakdown(state: Any) -> list[list[dict[str, Any]]]:
         return [[{"item": "Score", "points": int(s)}] for s in state.scores()]
     labels, items = replay
     return [[{"item": k, "points": seat.get(k, 0)} for k in labels] for seat in items]
+
+
+def annotate(state: Any, seat: int) -> dict[str, Any]:
+    """What the rules derive from ``state`` for drawing it, for ``seat``:
+
+    * ``sets_in_play``: the building sets in play this round, taken or not
+      (round two: the sets used in round one), :func:`.reference.sets_in_play`;
+    * ``cards_held``: how many scoring cards each seat holds (in round two
+      the drawn card counts until the discard);
+    * ``hand``: the scoring cards ``seat`` holds, its hand ascending, then the
+      card it drew while still held apart, :func:`.reference.scoring_cards_held`;
+    * ``drawn``: that card (``seat``'s round-two draw before its discard),
+      else None.
+
+    Only what the seat may know (``docs/rules/santa-cruz.md``, Hidden
+    information): which sets came into round two is public, of the other
+    seats only the number of cards they hold, which the sizes of their hands
+    and whether they have drawn and discarded give.
+
+    >>> import solvers
+    >>> state = solvers.load_game("santacruz", players=2).new_initial_state(seed=1)
+    >>> state.apply_seeded_chance()
+    >>> ann = annotate(state, 0)
+    >>> ann["sets_in_play"], ann["cards_held"], ann["drawn"], ann["hand"] == state.information_state(0)["hand"]
+    ([0, 1, 2, 3], [4, 4], None, True)
+    """
+    rules = _rules(state.game)
+    check_player(rules, seat)
+    held = scoring_cards_held(state, seat)
+    drawn = state.drawn[seat]
+    return {
+        "sets_in_play": sets_in_play(state),
+        "cards_held": [len(scoring_cards_held(state, q)) for q in range(rules.num_players)],
+        "hand": held,
+        "drawn": drawn if drawn in held and drawn not in state.hand_score[seat] else None,
+    }

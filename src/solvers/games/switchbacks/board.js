@@ -7,8 +7,10 @@
 // under the hand play hike solo / hike with buddies / buddy up.
 // Everything comes from ctx: the board (solvers.games.switchbacks.web.board:
 // geometry, neighbours, what each action id means), the seat's view (its
-// information state: the map, the hikers, its own hand only) and the legal
-// moves the server listed.
+// information state: the map, the hikers, its own hand only), the
+// annotations (solvers.games.switchbacks.web.annotate: the rules' runs of
+// consecutive numbers, complete or not, and every seat's points so far) and
+// the legal moves the server listed. No rules are computed here.
 export const title = "Switchbacks";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -51,22 +53,16 @@ function hexPoints(x, y, s) {
   return pts.join(" ");
 }
 
-// The trails on the map: every pair of consecutive tiles on neighbouring
-// hexes, and for each tile the length of its run (the drawing of the
-// rulebook's hiking paths; a run of min_run or more is complete).
-function trails(b, onMap) {
-  const where = new Map();                       // tile -> hex
-  for (const [h, t] of Object.entries(onMap)) where.set(t, Number(h));
-  const joined = (t) => where.has(t) && where.has(t + 1) &&
-    b.hexes[where.get(t)].neighbours.includes(where.get(t + 1));
-  const segments = [], runOf = new Map();        // runOf: tile -> run length
-  for (const t of [...where.keys()].sort((x, y) => x - y)) {
-    if (joined(t - 1)) continue;                  // inside a run started below
-    let end = t;
-    while (joined(end)) { segments.push([where.get(end), where.get(end + 1)]); end++; }
-    for (let u = t; u <= end; u++) runOf.set(u, end - t + 1);
+// The trails to draw, from the annotations' paths (the rules' runs): a
+// segment between the hexes of each pair of consecutive tiles of a run,
+// thick when the run is a complete path, and the tiles on complete paths.
+function trails(paths) {
+  const segments = [], onComplete = new Set();   // segments: [hex, hex, complete]
+  for (const p of paths) {
+    for (let i = 0; i + 1 < p.hexes.length; i++) segments.push([p.hexes[i], p.hexes[i + 1], p.complete]);
+    if (p.complete) for (const t of p.tiles) onComplete.add(t);
   }
-  return { where, segments, runOf };
+  return { segments, onComplete };
 }
 
 // One hiker marker (a pair is two discs side by side).
@@ -99,6 +95,7 @@ export function draw(svg, ctx) {
   const v = ctx.view || { board: {}, hikers: {}, hand: [], set_aside: [], hand_sizes: [], set_aside_sizes: [],
                           unplaced: [], stack: 0, step: "deal", turn_of: 0, just_explored: null };
   const names = ctx.names || [];
+  const ann = ctx.annotations || { paths: [], points: v.hand_sizes.map(() => 0) };
   const s = b.hex_size, BW = b.width, BH = b.height;
   const W = BW + PANEL_W, H = BH + LEGEND_H;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -123,8 +120,8 @@ export function draw(svg, ctx) {
   (ctx.hint || []).slice(0, 3).forEach((h, i) => { if (!hinted.has(h.action)) hinted.set(h.action, i + 1); });
 
   // ---- the map
-  const { where, segments, runOf } = trails(b, v.board);
-  const complete = (t) => (runOf.get(t) || 0) >= b.min_run;
+  const { segments, onComplete } = trails(ann.paths);
+  const complete = (t) => onComplete.has(t);
   const mover = SEAT_COLOURS[v.turn_of % SEAT_COLOURS.length];
   const map = add(svg, "g", { class: "map" });
   for (const hx of b.hexes) {
@@ -153,8 +150,7 @@ export function draw(svg, ctx) {
   }
   // Trails under the numbers: dashed while too short, thick when complete.
   const trailLayer = add(svg, "g", { class: "trails", "pointer-events": "none" });
-  for (const [a, c] of segments) {
-    const done = complete(v.board[String(a)]);
+  for (const [a, c, done] of segments) {
     add(trailLayer, "line", { x1: b.hexes[a].x, y1: b.hexes[a].y, x2: b.hexes[c].x, y2: b.hexes[c].y,
                               stroke: TRAIL, "stroke-width": done ? 6 : 2.2, "stroke-linecap": "round",
                               "stroke-dasharray": done ? null : "5 4", opacity: done ? 0.8 : 0.9,
@@ -162,8 +158,8 @@ export function draw(svg, ctx) {
   }
   // Numbers and hikers on the tiles.
   const marks = add(svg, "g", { class: "marks", "pointer-events": "none" });
-  for (const [tile, h] of where) {
-    const hx = b.hexes[h];
+  for (const [h, tile] of Object.entries(v.board)) {
+    const hx = b.hexes[Number(h)];
     add(marks, "circle", { cx: hx.x, cy: hx.y + 3, r: 12, fill: "#fff", opacity: 0.9,
                            stroke: complete(tile) ? TRAIL : "none", "stroke-width": 2 });
     add(marks, "text", { x: hx.x, y: hx.y + 8.5, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
@@ -254,10 +250,9 @@ export function draw(svg, ctx) {
       }
     });
   }
-  // Every seat: colour, name, points so far (hikers on complete paths),
-  // tiles in hand and set aside, hikers still to place.
-  const points = v.hand_sizes.map(() => 0);
-  for (const [h, [seat, count]] of Object.entries(v.hikers)) if (complete(v.board[h])) points[seat] += count;
+  // Every seat: colour, name, points so far (the annotations': hikers on
+  // complete paths), tiles in hand and set aside, hikers still to place.
+  const points = ann.points;
   const top = 216;
   add(svg, "text", { x: px, y: top - 8, "font-size": 12, "font-weight": 600 }, "Players");
   add(svg, "text", { x: W - 10, y: top - 8, "font-size": 9.5, "text-anchor": "end", fill: "#5d6b7a" }, "points so far");

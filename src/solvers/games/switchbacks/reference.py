@@ -354,17 +354,7 @@ class SwitchbacksState(State):
     def run_length(self, tile: int) -> int:
         """The length of the run of consecutive, adjacent tiles through ``tile``
         (0 when ``tile`` is not on the map)."""
-        where = {t: h for h, t in self.board.items()}
-        if tile not in where:
-            return 0
-        m = self.game.map
-        length = 1
-        for step in (-1, 1):
-            t = tile
-            while t + step in where and m.adjacent(where[t], where[t + step]):
-                t += step
-                length += 1
-        return length
+        return len(run_through(self.game.map, self.board, tile))
 
     def on_complete_path(self, hex_id: int) -> bool:
         """True when the tile on ``hex_id`` lies on a run of 4 or more."""
@@ -392,6 +382,43 @@ class SwitchbacksState(State):
 
 
 # ----- helpers shared with the kernel wrapper --------------------------------
+def run_through(m: SwitchbacksMap, board: dict[int, int], tile: int) -> list[int]:
+    """The run of consecutive tiles on neighbouring hexes through ``tile``,
+    in ascending order, given the map ``hex -> tile`` (empty when ``tile``
+    is not on the map). A run of ``m.min_run`` or more is a complete path
+    (``docs/rules/switchbacks.md#complete-path``).
+
+    >>> from solvers.games.switchbacks.data import load_map
+    >>> run_through(load_map(), {18: 5, 19: 6, 20: 7, 0: 8}, 6)
+    [5, 6, 7]
+    """
+    where = {t: h for h, t in board.items()}
+    if tile not in where:
+        return []
+    low = high = tile
+    while low - 1 in where and m.adjacent(where[low - 1], where[low]):
+        low -= 1
+    while high + 1 in where and m.adjacent(where[high], where[high + 1]):
+        high += 1
+    return list(range(low, high + 1))
+
+
+def runs(m: SwitchbacksMap, board: dict[int, int]) -> list[list[int]]:
+    """Every maximal run of consecutive tiles on neighbouring hexes (a tile
+    alone is a run of one), as lists of tiles in ascending order, by their
+    lowest tile, given the map ``hex -> tile``.
+
+    >>> from solvers.games.switchbacks.data import load_map
+    >>> runs(load_map(), {18: 5, 19: 6, 20: 7, 0: 8, 12: 9})
+    [[5, 6, 7], [8], [9]]
+    """
+    out: list[list[int]] = []
+    for tile in sorted(board.values()):
+        if not out or tile not in out[-1]:
+            out.append(run_through(m, board, tile))
+    return out
+
+
 def information_view(state: Any, player: int) -> dict[str, Any]:
     """The information state of ``player`` from the public fields of a state
     (reference or kernel)."""

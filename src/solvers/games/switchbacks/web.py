@@ -20,6 +20,10 @@ id means, so that the page never decodes moves itself:
 
 :func:`breakdown` splits each seat's final score by complete hiking path
 (the rulebook scores each hiker on a complete path, a buddy pair as two).
+
+:func:`annotate` gives the drawing what the rules derive from the map: the
+runs of consecutive numbers (the trails, complete or not) and each seat's
+points so far, all public (the contract of :mod:`solvers.web`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import math
 from typing import Any
 
 from ...errors import SolversError
+from ..common import check_player
 from .data import SwitchbacksMap
+from .reference import runs
 
 HEX_SIZE = 34.0          # SVG units from a hex's centre to a corner
 PAD = 6.0                # margin around the map
@@ -84,27 +90,6 @@ def board(game: Any) -> dict[str, Any]:
     }
 
 
-def runs(m: SwitchbacksMap, tiles_on_map: dict[int, int]) -> list[list[int]]:
-    """The maximal runs of consecutive tiles on neighbouring hexes, as lists
-    of tiles in ascending order (a tile alone is a run of one), given the
-    map ``hex -> tile``.
-
-    >>> from solvers.games.switchbacks.data import load_map
-    >>> runs(load_map(), {18: 5, 19: 6, 20: 7, 0: 8, 12: 9})
-    [[5, 6, 7], [8], [9]]
-    """
-    where = {t: h for h, t in tiles_on_map.items()}
-    out = []
-    for tile in sorted(where):
-        if tile - 1 in where and m.adjacent(where[tile - 1], where[tile]):
-            continue                      # inside a run started earlier
-        run = [tile]
-        while run[-1] + 1 in where and m.adjacent(where[run[-1]], where[run[-1] + 1]):
-            run.append(run[-1] + 1)
-        out.append(run)
-    return out
-
-
 def breakdown(state: Any) -> list[list[dict[str, Any]]]:
     """Each seat's score as ``{"item", "points"}`` rows summing to it: one
     row per complete hiking path the seat has hikers on (``"Path 5-8"``,
@@ -113,7 +98,7 @@ def breakdown(state: Any) -> list[list[dict[str, Any]]]:
     m = _map_of(state.game)
     hex_of = {t: h for h, t in state.board.items()}
     out: list[list[dict[str, Any]]] = [[] for _ in range(state.game.num_players)]
-    for run in runs(m, dict(state.board)):
+    for run in runs(m, state.board):
         if len(run) < m.min_run:
             continue
         points = [0] * state.game.num_players
@@ -125,3 +110,36 @@ def breakdown(state: Any) -> list[list[dict[str, Any]]]:
             if p:
                 out[seat].append({"item": f"Path {run[0]}-{run[-1]}", "points": p})
     return out
+
+
+def annotate(state: Any, seat: int) -> dict[str, Any]:
+    """What the rules derive from ``state`` for drawing it, for ``seat``:
+
+    * ``paths``: every run of consecutive tiles on neighbouring hexes (a
+      tile alone is a run of one), by lowest tile, as ``{"tiles": [...],
+      "hexes": [...], "complete": bool}`` (``tiles`` ascending, ``hexes``
+      the hex of each tile, ``complete`` once it has ``min_run`` tiles: its
+      hikers score);
+    * ``points``: each seat's points so far, ``state.scores()``.
+
+    Only what the seat may know: the map and every hiker are public
+    (``docs/rules/switchbacks.md#hidden-information``), and the paths and
+    the points depend on nothing else, so the answer is the same for every
+    seat and for positions that differ only in hands, set-aside tiles or
+    the stack. The runs are the rules' own (:func:`.reference.runs`), the
+    points the game's scoring (the kernel's for a kernel state).
+
+    >>> import solvers
+    >>> state = solvers.load_game("switchbacks", players=2).new_initial_state(seed=5)
+    >>> state.apply_seeded_chance()
+    >>> annotate(state, 0)
+    {'paths': [{'tiles': [36], 'hexes': [18], 'complete': False}], 'points': [0, 0]}
+    """
+    m = _map_of(state.game)
+    check_player(state.game, seat)
+    hex_of = {t: h for h, t in state.board.items()}
+    return {
+        "paths": [{"tiles": run, "hexes": [hex_of[t] for t in run], "complete": len(run) >= m.min_run}
+                  for run in runs(m, state.board)],
+        "points": [int(p) for p in state.scores()],
+    }

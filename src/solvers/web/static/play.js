@@ -1,7 +1,8 @@
 // The Play page: any registered game against the AI, over the engine
 // protocol (one WebSocket = one engine session). No game logic here: the
-// legal moves, the views and the scores come from the engine; the drawing
-// comes from the game's board.js (draw(svg, ctx)).
+// legal moves, the views, the scores and what the rules derive for drawing
+// (the annotations) come from the engine; the drawing comes from the game's
+// board.js (draw(svg, ctx)).
 import { Engine, el } from "/static/engine.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +13,7 @@ let games = [];        // GET /api/games
 let agents = [];       // hello's agents
 const g = {            // the game in progress
   info: null, module: null, board: null, status: null, seats: [], budget: {}, agent: "mcts",
-  view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, humanPlies: [],
+  view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, annotations: null, humanPlies: [],
   generation: 0, goPending: null, busy: false,
 };
 // Read by the tests and benchmarks: draws counted, the game, a hook after each drawing.
@@ -109,7 +110,7 @@ async function newGame() {
     const status = await engine.call("new", { game: info.name, players, seed, options });
     if (gen !== g.generation) return;
     Object.assign(g, { info, module, board, status, view: null, legal: [], hint: null,
-                       breakdown: null, humanPlies: [] });
+                       breakdown: null, annotations: null, humanPlies: [] });
     g.viewSeat = Math.max(0, g.seats.indexOf("human"));
     $("hint").replaceChildren();
     $("breakdown").replaceChildren();
@@ -155,6 +156,7 @@ async function refresh(gen, seat, mayMove = true) {
   g.view = st.view;
   g.legal = mayMove && st.legal && g.seats[seat] === "human" ? st.legal : [];
   g.breakdown = st.breakdown || null;
+  g.annotations = st.annotations || null;   // the game's web module annotate(state, seat), if any
   draw();
 }
 
@@ -162,7 +164,7 @@ function ctx() {
   return {
     board: g.board, status: g.status, seat: g.viewSeat, view: g.view, legal: g.legal,
     play: (action) => humanMove(action), hint: g.hint, breakdown: g.breakdown,
-    names: seatNames(),
+    annotations: g.annotations, names: seatNames(),
   };
 }
 
