@@ -84,6 +84,15 @@ ctypedef struct BsParams:
     # Material of its cost is available, the usual case
     PayPlan plans0[BS_MAX_CARDS + 1][2][BS_KINDS + 1]
     int8_t n_plans0[BS_MAX_CARDS + 1][2]
+    # can_build_in as a table: per card, the distinct Materials of its cost
+    # (-1 past the last), how many of each, whether its own back shows it,
+    # and where its bits start in cb_bits (cards of one cost share them)
+    int8_t cb_kind[BS_MAX_CARDS + 1][3]
+    int8_t cb_need[BS_MAX_CARDS + 1][3]
+    int8_t cb_self[BS_MAX_CARDS + 1][3]
+    int8_t cb_nk[BS_MAX_CARDS + 1]
+    int cb_off[BS_MAX_CARDS + 1]
+    uint8_t *cb_bits
 
 ctypedef struct BsState:
     uint64_t hand[BS_MAX_PLAYERS][2]         # card sets (bit c-1 for card c)

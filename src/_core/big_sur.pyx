@@ -493,6 +493,7 @@ cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b)
     cdef uint64_t w
     for m in range(BS_KINDS):
         b.have[m] = 0
+    b.hand_n = count2(s.hand[q])
     for i in range(2):
         w = s.hand[q][i]
         while w:
@@ -503,22 +504,21 @@ cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b)
     b.ready = 1
 
 
-cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
-    """Can the player to move pay for ``card`` at all? (Some way to use the
-    free supplies leaves icons that discards from the rest of the hand can
-    pay exactly.) ``b`` is filled on first need."""
-    cdef PayPlan buf[64]
-    cdef const PayPlan *plans
+cdef bint can_build_slow(const BsParams *p, int card, const int *have_in, int h, const PayPlan *plans,
+                         int n_plans, int topm) noexcept nogil:
+    """Can ``h`` hand cards other than ``card`` (by Material ``have_in``)
+    pay for it, given ``plans``, its ``pay_plans`` (the ways to use the
+    Persistent Materials available and Recycling if still unused), and
+    ``topm`` on top of the pile? (Some plan leaves icons that discards can
+    pay exactly.) can_build_in reads the answers from a table filled by
+    this."""
     cdef int have[BS_KINDS]
-    cdef int i, m, n_plans, h
+    cdef int i, m
     # Enough other cards for a three-for-one per icon always pay.
-    if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+    if h >= 3 * p.cost_n[card]:
         return 1
-    if not b.ready:
-        build_context(p, s, b)
     for m in range(BS_KINDS):
-        have[m] = b.have[m]
-    have[p.mat[card]] -= 1
+        have[m] = have_in[m]
     # A card of the right Material for every icon always pays (all singles).
     for i in range(p.cost_n[card]):
         have[p.cost[card][i]] -= 1
@@ -529,12 +529,124 @@ cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *
         return 1
     for i in range(p.cost_n[card]):
         have[p.cost[card][i]] += 1
-    plans = pay_plans(p, s.recycled, card, b.avail, buf, &n_plans)
-    h = count2(s.hand[s.player]) - 1
     for i in range(n_plans):
-        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, b.topm):
+        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, topm):
             return 1
     return 0
+
+
+cdef inline int cb_index(const BsParams *p, int card, const int *have, int h, const int *avail,
+                         int recycled, int topm) noexcept nogil:
+    """The bit of ``cb_bits`` answering can_build_slow (``have``: the hand's
+    Materials, ``card`` included; ``h`` < 3 icons per cost). Only the
+    Materials of the cost matter, each counted up to its number in the cost
+    (can_build_slow compares the hand's and the Persistent counts with the
+    icons left to pay and asks whether a Material to recycle is in hand),
+    and of the top of the pile only which of them it shows."""
+    cdef int j, m, nd, v, a, hv = 0, av = 0, mul = 1, ts = 0
+    for j in range(p.cb_nk[card]):
+        m = p.cb_kind[card][j]
+        nd = p.cb_need[card][j]
+        v = have[m] - p.cb_self[card][j]
+        if v > nd:
+            v = nd
+        a = avail[m]
+        if a > nd:
+            a = nd
+        hv += v * mul
+        av += a * mul
+        mul *= nd + 1
+        if topm == m:
+            ts = j + 1
+    return p.cb_off[card] + (((h * mul + hv) * mul + av) * 2 + recycled) * (p.cb_nk[card] + 1) + ts
+
+
+cdef inline bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
+    """Can the player to move pay for ``card`` at all? (can_build_slow, from
+    its table.) ``b`` is filled on first need."""
+    cdef int i
+    if not b.ready:
+        # enough other cards for a three-for-one per icon always pay
+        if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+            return 1
+        build_context(p, s, b)
+    elif b.hand_n - 1 >= 3 * p.cost_n[card]:
+        return 1
+    i = cb_index(p, card, b.have, b.hand_n - 1, b.avail, s.recycled, b.topm)
+    return (p.cb_bits[i >> 3] >> (i & 7)) & 1
+
+
+cdef int fill_build_table(BsParams *p) noexcept nogil:
+    """Lay out and fill ``cb_bits`` (already allocated when ``p.cb_bits`` is
+    not NULL); returns its size in bits."""
+    cdef int code[BS_MAX_CARDS + 1]
+    cdef int have[BS_KINDS]
+    cdef int avail[BS_KINDS]
+    cdef PayPlan buf[64]
+    cdef const PayPlan *plans
+    cdef int c, d, j, m, k, nk, mul, total = 0, size, h, hv, av, rec, ts, rest, i, n_plans
+    for c in range(1, p.n_cards + 1):
+        code[c] = 0
+        for m in range(BS_KINDS):
+            k = 0
+            for j in range(p.cost_n[c]):
+                k += p.cost[c][j] == m
+            code[c] = code[c] * 4 + k
+        nk = 0
+        mul = 1
+        for m in range(BS_KINDS):
+            k = 0
+            for j in range(p.cost_n[c]):
+                k += p.cost[c][j] == m
+            if k:
+                p.cb_kind[c][nk] = m
+                p.cb_need[c][nk] = k
+                p.cb_self[c][nk] = p.mat[c] == m
+                mul *= k + 1
+                nk += 1
+        p.cb_nk[c] = nk
+        for j in range(nk, 3):
+            p.cb_kind[c][j] = -1
+            p.cb_need[c][j] = 0
+            p.cb_self[c][j] = 0
+        for d in range(1, c):
+            if code[d] == code[c]:
+                p.cb_off[c] = p.cb_off[d]
+                break
+        else:
+            p.cb_off[c] = total
+            size = 3 * p.cost_n[c] * mul * mul * 2 * (nk + 1)
+            total += size
+            if p.cb_bits == NULL:
+                continue
+            for rec in range(2):
+                for av in range(mul):
+                    for m in range(BS_KINDS):
+                        avail[m] = 0
+                    rest = av
+                    for j in range(nk):
+                        avail[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                        rest //= p.cb_need[c][j] + 1
+                    # the plans, computed once for every hand
+                    plans = pay_plans(p, rec, c, avail, buf, &n_plans)
+                    for h in range(3 * p.cost_n[c]):
+                        for hv in range(mul):
+                            for m in range(BS_KINDS):
+                                have[m] = 0
+                            rest = hv
+                            for j in range(nk):
+                                have[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                                rest //= p.cb_need[c][j] + 1
+                            for ts in range(nk + 1):
+                                m = p.cb_kind[c][ts - 1] if ts else -1
+                                if can_build_slow(p, c, have, h, plans, n_plans, m):
+                                    for j in range(nk):
+                                        have[p.cb_kind[c][j]] += p.cb_self[c][j]
+                                    i = cb_index(p, c, have, h, avail, rec, m)
+                                    p.cb_bits[i >> 3] |= <uint8_t>(1 << (i & 7))
+                                    for j in range(nk):
+                                        have[p.cb_kind[c][j]] -= p.cb_self[c][j]
+    return total
 
 
 cdef inline int top_materials(const BsParams *p, const BsState *s) noexcept nogil:
@@ -858,6 +970,26 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
     return 0
 
 
+cdef inline void deal_card(const BsParams *p, BsState *s, int i) noexcept nogil:
+    """Deal the deck's card at ``order[i]`` (i >= pos): it swaps places with
+    the top face-down card and goes where the chance step sends it."""
+    cdef uint8_t c = s.order[i]
+    s.order[i] = s.order[s.pos]
+    s.order[s.pos] = c
+    s.pos += 1
+    if s.step == BS_DEAL:
+        if s.pos - 1 < 2 * p.players:
+            add(s.hand[(s.pos - 1) % p.players], c)
+        else:
+            add(s.depot, c)
+    elif s.step == BS_DRAW:
+        add(s.hand[s.player], c)
+        took(s)
+    else:
+        add(s.depot, c)
+        after_refill(p, s)
+
+
 cdef void bs_apply_action(const void *params, void *st, int action) noexcept nogil:
     cdef const BsParams *p = <const BsParams *>params
     cdef BsState *s = <BsState *>st
@@ -886,22 +1018,7 @@ cdef void bs_apply_action(const void *params, void *st, int action) noexcept nog
         i = s.pos
         while s.order[i] != c:
             i += 1
-        tmp = s.order[s.pos]
-        s.order[s.pos] = s.order[i]
-        s.order[i] = tmp
-        s.pos += 1
-        if s.step == BS_DEAL:
-            k = s.pos - 1
-            if k < 2 * p.players:
-                add(s.hand[k % p.players], c)
-            else:
-                add(s.depot, c)
-        elif s.step == BS_DRAW:
-            add(s.hand[q], c)
-            took(s)
-        else:
-            add(s.depot, c)
-            after_refill(p, s)
+        deal_card(p, s, i)
         return
     if s.step == BS_TAKE:
         if action == p.draw:
@@ -1182,6 +1299,10 @@ cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int p
     cdef int a, n, i
     while s.step != BS_OVER:
         if is_chance(s):
+            if not deals_landmark(p, s):
+                # bs_sample_chance's draw, dealt by its place in the deck
+                deal_card(p, s, s.pos + rng_below(rng, p.deck_size - s.pos))
+                continue
             a = bs_sample_chance(p, s, rng)
         elif (policy_seats >> s.player) & 1:
             if s.step == BS_PAY:
@@ -1283,6 +1404,11 @@ cdef class BigSurCore:
         for c in range(1, n + 1):
             for i in range(2):
                 p.n_plans0[c][i] = fill_pay_plans(p, i, c, zero_kinds, p.plans0[c][i])
+        p.cb_bits = NULL
+        p.cb_bits = <uint8_t *>calloc(fill_build_table(p) // 8 + 1, 1)
+        if p.cb_bits == NULL:
+            raise MemoryError()
+        fill_build_table(p)
 
         g = &self.gamedef
         g.name = b"bigsur"
@@ -1306,6 +1432,8 @@ cdef class BigSurCore:
         g.public_decisions = 0         # discards to pay are hidden
 
     def __dealloc__(self):
+        if self.params != NULL:
+            free(self.params.cb_bits)
         free(self.params)
 
     @property
