@@ -32,6 +32,7 @@ ctypedef struct PayPlan:
     # one way to use Persistent Materials and Recycling to pay a card, and
     # the icons it leaves for discards
     int R[BS_KINDS]          # icons left for discards, by Material
+    uint64_t Rp              # the same packed, a byte per Material (see big_sur.pyx)
     int kp                   # their number
     int r                    # Material recycled, -1 none
     int fin                  # its FINISH index

@@ -211,35 +211,63 @@ cdef inline void persistent_counts(const BsParams *p, const BsState *s, int q, i
             avail[p.lm_arg[l]] += 1
 
 
-cdef inline bint completes(const int *cnt, int size, const int *avail_more, const int *R, int kp,
-                           int r, int topm) noexcept nogil:
-    """Can discards with Material counts ``cnt`` (``size`` cards), plus some
-    of ``avail_more`` more, pay ``R`` (``kp`` icons) exactly, with Recycling
-    of Material ``r`` (-1 none) from a pile whose top shows ``topm``?"""
-    cdef int m, s, x, base = 0, useful = 0, more = 0, ach, gap
-    cdef bint need_r = r >= 0 and r != topm and cnt[r] == 0
+# Packed Material counts: the count of Material m in byte m of a uint64
+# (every count stays below 128, so bytes never carry into each other).
+cdef uint64_t PK_HIGH = 0x8080808080ULL     # the high bit of each Material's byte
+
+
+cdef inline uint64_t pk_unit(int m) noexcept nogil:
+    return ONE << (8 * m)
+
+
+cdef inline int pk_get(uint64_t v, int m) noexcept nogil:
+    return <int>((v >> (8 * m)) & 0xFF)
+
+
+cdef inline uint64_t pk_min(uint64_t a, uint64_t b) noexcept nogil:
+    """Material by Material, the smaller count."""
+    cdef uint64_t ge = (((a | PK_HIGH) - b) & PK_HIGH) >> 7      # 1 where a >= b
+    ge *= 0xFF
+    return (b & ge) | (a & ~ge)
+
+
+cdef inline uint64_t pk_gap(uint64_t a, uint64_t b) noexcept nogil:
+    """Material by Material, a - b where positive, else 0."""
+    cdef uint64_t d = (a | PK_HIGH) - b
+    return (d & ~PK_HIGH) & (((d & PK_HIGH) >> 7) * 0xFF)
+
+
+cdef inline int pk_sum(uint64_t v) noexcept nogil:
+    """The total of the counts (below 256)."""
+    return <int>(((v * 0x0101010101ULL) >> 32) & 0xFF)
+
+
+cdef inline bint completes(uint64_t cnt, int size, uint64_t more_p, int more, const PayPlan *pl,
+                           int topm) noexcept nogil:
+    """Can discards with Material counts ``cnt`` (packed; ``size`` cards),
+    plus some of ``more`` more cards (counts ``more_p``), pay the plan's
+    ``R`` (``kp`` icons) exactly, with its Recycling of Material ``r`` (-1
+    none) from a pile whose top shows ``topm``?"""
+    cdef int s, x, base, useful, ach, kp = pl.kp, r = pl.r
+    cdef uint64_t gap
+    cdef bint need_r
     # quick refusals: every choice of s discards too many or too few
-    if size > 3 * kp:
+    if size > 3 * kp or kp - size > more:
         return 0
-    for m in range(BS_KINDS):
-        more += avail_more[m]
-    if kp - size > more:
+    base = pk_sum(pk_min(cnt, pl.Rp))
+    gap = pk_gap(pl.Rp, cnt)
+    useful = pk_sum(pk_min(more_p, gap))
+    need_r = r >= 0 and r != topm and pk_get(cnt, r) == 0
+    if need_r and pk_get(more_p, r) == 0:
         return 0
-    more = 0
-    for m in range(BS_KINDS):
-        base += cnt[m] if cnt[m] < R[m] else R[m]
-        gap = R[m] - cnt[m]
-        if gap > 0:
-            useful += avail_more[m] if avail_more[m] < gap else gap
-        more += avail_more[m]
     for s in range(kp + 1):
         x = 3 * kp - 2 * s - size
         if x < 0 or x > more:
             continue
         if need_r:
-            if avail_more[r] == 0 or x == 0:
+            if x == 0:
                 continue
-            if R[r] - cnt[r] > 0:
+            if pk_get(gap, r) > 0:
                 ach = base + (x if x < useful else useful)
             else:
                 ach = base + (x - 1 if x - 1 < useful else useful)
@@ -253,11 +281,12 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
 ctypedef struct PayCtx:
     # a payment in progress for one card: the discards chosen, the hand
     # cards that may follow them and the ways to use the free supplies
-    int cnt[BS_KINDS]        # Materials of the discards chosen
+    uint64_t cnt             # Materials of the discards chosen, packed
     int n_chosen
     int topm                 # Material on top of the pile before paying, -1 none
     int nc
     uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
+    uint64_t suf[BS_MAX_CARDS + 1]       # Materials of cand[i:], packed
     int n_plans
     const PayPlan *plans     # the plans: into buf or the card's plans0
     PayPlan buf[64]
@@ -331,8 +360,10 @@ cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *a
                     if ri >= 0:
                         pl.R[ri] -= 1
                     kp = 0
+                    pl.Rp = 0
                     for m in range(BS_KINDS):
                         kp += pl.R[m]
+                        pl.Rp |= (<uint64_t>pl.R[m]) << (8 * m)
                     pl.kp = kp
                     pl.r = ri
                     pl.fin = p.fin_index[code + (1024 if ri >= 0 else 0)]
@@ -350,10 +381,9 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
     cdef uint8_t allc[BS_MAX_CARDS]
     cdef int avail[BS_KINDS]
     cdef int i, m, n_all, nc = 0, last
-    for m in range(BS_KINDS):
-        x.cnt[m] = 0
+    x.cnt = 0
     for i in range(n_chosen):
-        x.cnt[p.mat[chosen[i]]] += 1
+        x.cnt += pk_unit(p.mat[chosen[i]])
     x.n_chosen = n_chosen
     last = chosen[n_chosen - 1] if n_chosen else 0
     hand[0] = s.hand[s.player][0]
@@ -365,6 +395,9 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
             x.cand[nc] = allc[i]
             nc += 1
     x.nc = nc
+    x.suf[nc] = 0
+    for i in range(nc - 1, -1, -1):
+        x.suf[i] = x.suf[i + 1] + pk_unit(p.mat[x.cand[i]])
     x.topm = pile_top_material(p, s, s.player)
     persistent_counts(p, s, s.player, avail)
     x.plans = pay_plans(p, s.recycled, card, avail, x.buf, &x.n_plans)
@@ -382,7 +415,7 @@ cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexc
         fin_ok[j] = 0
     for j in range(x.n_plans):
         pl = &x.plans[j]
-        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, 0, 0, pl, x.topm):
             fin_ok[pl.fin] = 1
             found += 1
             if first_only:
@@ -390,30 +423,21 @@ cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexc
     return found
 
 
-cdef bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
+cdef inline bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
     """Can the payment still be completed after discarding ``x.cand[i]``?"""
-    cdef int cnt2[BS_KINDS]
-    cdef int after[BS_KINDS]
-    cdef int m, j
-    cdef const PayPlan *pl
-    for m in range(BS_KINDS):
-        cnt2[m] = x.cnt[m]
-        after[m] = 0
-    cnt2[p.mat[x.cand[i]]] += 1
-    for j in range(i + 1, x.nc):
-        after[p.mat[x.cand[j]]] += 1
+    cdef uint64_t cnt2 = x.cnt + pk_unit(p.mat[x.cand[i]])
+    cdef int j
     for j in range(x.n_plans):
-        pl = &x.plans[j]
-        if completes(cnt2, x.n_chosen + 1, after, pl.R, pl.kp, pl.r, x.topm):
+        if completes(cnt2, x.n_chosen + 1, x.suf[i + 1], x.nc - i - 1, &x.plans[j], x.topm):
             return 1
     return 0
 
 
-cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r, int topm) noexcept nogil:
+cdef inline bint pays_now(uint64_t cnt, int size, const PayPlan *pl, int topm) noexcept nogil:
     """completes() with no more cards to add: do discards with Material
-    counts ``cnt`` (``size`` cards) pay ``R`` exactly as they are?"""
-    cdef int m, s, base = 0
-    if r >= 0 and r != topm and cnt[r] == 0:
+    counts ``cnt`` (packed; ``size`` cards) pay the plan exactly as they are?"""
+    cdef int s, kp = pl.kp, r = pl.r
+    if r >= 0 and r != topm and pk_get(cnt, r) == 0:
         return 0                 # Recycling needs a card of its Material
     s = 3 * kp - size            # then size = 3 kp - 2 s
     if s < 0 or s & 1:
@@ -421,9 +445,7 @@ cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r,
     s >>= 1
     if s > kp:
         return 0
-    for m in range(BS_KINDS):
-        base += cnt[m] if cnt[m] < R[m] else R[m]
-    return base >= s
+    return pk_sum(pk_min(cnt, pl.Rp)) >= s
 
 
 cdef inline bint payable_from(const int *have, int h, const int *R, int kp, int r, int topm) noexcept nogil:
@@ -1187,7 +1209,7 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     # the distinct FINISHes that complete the payment now
     for i in range(x.n_plans):
         pl = &x.plans[i]
-        if pays_now(x.cnt, x.n_chosen, pl.R, pl.kp, pl.r, x.topm):
+        if pays_now(x.cnt, x.n_chosen, pl, x.topm):
             for j in range(n):
                 if fins[j] == pl.fin:
                     break
@@ -1212,10 +1234,11 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
 cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
     """``x`` after discarding ``x.cand[i]``: the plans stay, the candidates
     are the cards above it."""
-    x.cnt[p.mat[x.cand[i]]] += 1
+    x.cnt += pk_unit(p.mat[x.cand[i]])
     x.n_chosen += 1
     x.nc -= i + 1
     memmove(x.cand, &x.cand[i + 1], x.nc)
+    memmove(x.suf, &x.suf[i + 1], (x.nc + 1) * sizeof(uint64_t))
 
 
 cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
