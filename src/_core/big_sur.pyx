@@ -168,11 +168,13 @@ cdef int bs_chance_outcomes(const void *params, const void *st, int *out, double
 
 
 cdef int bs_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """A face-down card (or Landmark) drawn uniformly, by its place in the
+    deck (a multiply-shift draw: no division, as the playout policy's)."""
     cdef const BsParams *p = <const BsParams *>params
     cdef const BsState *s = <const BsState *>st
     if deals_landmark(p, s):
-        return p.landmark_base + s.lorder[s.lpos + rng_below(rng, p.n_landmarks - s.lpos)] - 1
-    return p.card_base + s.order[s.pos + rng_below(rng, p.deck_size - s.pos)] - 1
+        return p.landmark_base + s.lorder[s.lpos + rng_below_mul(rng, p.n_landmarks - s.lpos)] - 1
+    return p.card_base + s.order[s.pos + rng_below_mul(rng, p.deck_size - s.pos)] - 1
 
 
 cdef inline void after_refill(const BsParams *p, BsState *s) noexcept nogil:
@@ -181,7 +183,7 @@ cdef inline void after_refill(const BsParams *p, BsState *s) noexcept nogil:
     if s.pos == p.deck_size:
         s.step = BS_OVER
         return
-    s.player = <uint8_t>((s.player + 1) % p.players)
+    s.player = <uint8_t>(s.player + 1 if s.player + 1 < p.players else 0)
     new_turn(s)
     s.step = BS_TAKE
 
@@ -288,26 +290,33 @@ ctypedef struct PayCtx:
     uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
     uint64_t suf[BS_MAX_CARDS + 1]       # Materials of cand[i:], packed
     int n_plans
-    const PayPlan *plans     # the plans: into buf or the card's plans0
-    PayPlan buf[64]
+    const PayPlan *plans     # the plans (in the table of pay_plans)
 
 
-cdef const PayPlan *pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *buf,
-                              int *n) noexcept nogil:
+cdef inline int avail_index(const BsParams *p, int card, const int *avail) noexcept nogil:
+    """The unused Persistent Materials ``avail`` of the Materials of
+    ``card``'s cost, each counted up to its number in the cost, as one
+    number (mixed radix, the cost's Materials in increasing order)."""
+    cdef int j, nd, a, av = 0, mul = 1
+    for j in range(p.cb_nk[card]):
+        nd = p.cb_need[card][j]
+        a = avail[p.cb_kind[card][j]]
+        if a > nd:
+            a = nd
+        av += a * mul
+        mul *= nd + 1
+    return av
+
+
+cdef inline const PayPlan *pay_plans(const BsParams *p, int recycled, int card, const int *avail,
+                                     int *n) noexcept nogil:
     """The ways to use Persistent Materials (by Material; ``avail`` of each
     still unused, from persistent_counts) and Recycling (``recycled``: used
     already this turn) to pay ``card``, each with the icons left for
-    discards: ``n`` of them, in ``buf`` or in the card's precomputed
-    ``plans0`` when no Persistent Material of its cost is available."""
-    cdef int i
-    for i in range(p.cost_n[card]):
-        if avail[p.cost[card][i]]:
-            break
-    else:
-        n[0] = p.n_plans0[card][recycled]
-        return p.plans0[card][recycled]
-    n[0] = fill_pay_plans(p, recycled, card, avail, buf)
-    return buf
+    discards: ``n`` of them, from the table fill_pay_plans filled."""
+    cdef int k = 2 * (p.pp_base[card][recycled] + avail_index(p, card, avail))
+    n[0] = p.pp_index[k + 1]
+    return &p.pp_plans[p.pp_index[k]]
 
 
 cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *plans) noexcept nogil:
@@ -400,10 +409,8 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
         x.suf[i] = x.suf[i + 1] + pk_unit(p.mat[x.cand[i]])
     x.topm = pile_top_material(p, s, s.player)
     persistent_counts(p, s, s.player, avail)
-    x.plans = pay_plans(p, s.recycled, card, avail, x.buf, &x.n_plans)
+    x.plans = pay_plans(p, s.recycled, card, avail, &x.n_plans)
 
-
-cdef int zero_kinds[BS_KINDS]
 
 
 cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexcept nogil:
@@ -598,6 +605,73 @@ cdef inline bint can_build_in(const BsParams *p, const BsState *s, int card, Bui
     return (p.cb_bits[i >> 3] >> (i & 7)) & 1
 
 
+cdef int cost_code(BsParams *p, int c) noexcept nogil:
+    """Fill the cb_ fields of card ``c`` but its table offset; returns its
+    cost as a number (counts by Material in base 4)."""
+    cdef int m, j, k, nk = 0, code = 0
+    for m in range(BS_KINDS - 1, -1, -1):
+        k = 0
+        for j in range(p.cost_n[c]):
+            k += p.cost[c][j] == m
+        code = code * 4 + k
+    for m in range(BS_KINDS):
+        k = 0
+        for j in range(p.cost_n[c]):
+            k += p.cost[c][j] == m
+        if k:
+            p.cb_kind[c][nk] = m
+            p.cb_need[c][nk] = k
+            p.cb_self[c][nk] = p.mat[c] == m
+            nk += 1
+    p.cb_nk[c] = nk
+    for j in range(nk, 3):
+        p.cb_kind[c][j] = -1
+        p.cb_need[c][j] = 0
+        p.cb_self[c][j] = 0
+    return code
+
+
+cdef int fill_plan_table(BsParams *p, int *n_plans_out) noexcept nogil:
+    """Lay out and fill pp_index and pp_plans (when allocated, else only
+    count): returns the number of pp_index entries, ``n_plans_out`` the
+    number of plans."""
+    cdef int code[BS_MAX_CARDS + 1]
+    cdef int avail[BS_KINDS]
+    cdef PayPlan buf[64]
+    cdef int c, d, j, m, nk, mul, rec, av, rest, n, n_index = 0, n_plans = 0
+    for c in range(1, p.n_cards + 1):
+        code[c] = cost_code(p, c)
+        for d in range(1, c):
+            if code[d] == code[c]:
+                p.pp_base[c][0] = p.pp_base[d][0]
+                p.pp_base[c][1] = p.pp_base[d][1]
+                break
+        else:
+            nk = p.cb_nk[c]
+            mul = 1
+            for j in range(nk):
+                mul *= p.cb_need[c][j] + 1
+            for rec in range(2):
+                p.pp_base[c][rec] = n_index
+                for av in range(mul):
+                    for m in range(BS_KINDS):
+                        avail[m] = 0
+                    rest = av
+                    for j in range(nk):
+                        avail[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                        rest //= p.cb_need[c][j] + 1
+                    n = fill_pay_plans(p, rec, c, avail, buf)
+                    if p.pp_index != NULL:
+                        p.pp_index[2 * n_index] = n_plans
+                        p.pp_index[2 * n_index + 1] = n
+                        for j in range(n):
+                            p.pp_plans[n_plans + j] = buf[j]
+                    n_index += 1
+                    n_plans += n
+    n_plans_out[0] = n_plans
+    return n_index
+
+
 cdef int fill_build_table(BsParams *p) noexcept nogil:
     """Lay out and fill ``cb_bits`` (already allocated when ``p.cb_bits`` is
     not NULL); returns its size in bits."""
@@ -608,29 +682,11 @@ cdef int fill_build_table(BsParams *p) noexcept nogil:
     cdef const PayPlan *plans
     cdef int c, d, j, m, k, nk, mul, total = 0, size, h, hv, av, rec, ts, rest, i, n_plans
     for c in range(1, p.n_cards + 1):
-        code[c] = 0
-        for m in range(BS_KINDS):
-            k = 0
-            for j in range(p.cost_n[c]):
-                k += p.cost[c][j] == m
-            code[c] = code[c] * 4 + k
-        nk = 0
+        code[c] = cost_code(p, c)
+        nk = p.cb_nk[c]
         mul = 1
-        for m in range(BS_KINDS):
-            k = 0
-            for j in range(p.cost_n[c]):
-                k += p.cost[c][j] == m
-            if k:
-                p.cb_kind[c][nk] = m
-                p.cb_need[c][nk] = k
-                p.cb_self[c][nk] = p.mat[c] == m
-                mul *= k + 1
-                nk += 1
-        p.cb_nk[c] = nk
-        for j in range(nk, 3):
-            p.cb_kind[c][j] = -1
-            p.cb_need[c][j] = 0
-            p.cb_self[c][j] = 0
+        for j in range(nk):
+            mul *= p.cb_need[c][j] + 1
         for d in range(1, c):
             if code[d] == code[c]:
                 p.cb_off[c] = p.cb_off[d]
@@ -650,7 +706,8 @@ cdef int fill_build_table(BsParams *p) noexcept nogil:
                         avail[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
                         rest //= p.cb_need[c][j] + 1
                     # the plans, computed once for every hand
-                    plans = pay_plans(p, rec, c, avail, buf, &n_plans)
+                    n_plans = fill_pay_plans(p, rec, c, avail, buf)
+                    plans = buf
                     for h in range(3 * p.cost_n[c]):
                         for hv in range(mul):
                             for m in range(BS_KINDS):
@@ -1277,9 +1334,12 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
             start = rng_below_mul(rng, n)
             bctx.ready = 0
             for k in range(n):
-                i = buf[(start + k) % n]
+                i = buf[start]
                 if can_build_in(p, s, i, &bctx):
                     return p.build_base + i - 1
+                start += 1
+                if start == n:
+                    start = 0
         return p.end_turn
     if s.step == BS_TAKE:
         # the Depot's cards ascending, then the deck
@@ -1324,7 +1384,7 @@ cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int p
         if is_chance(s):
             if not deals_landmark(p, s):
                 # bs_sample_chance's draw, dealt by its place in the deck
-                deal_card(p, s, s.pos + rng_below(rng, p.deck_size - s.pos))
+                deal_card(p, s, s.pos + rng_below_mul(rng, p.deck_size - s.pos))
                 continue
             a = bs_sample_chance(p, s, rng)
         elif (policy_seats >> s.player) & 1:
@@ -1424,10 +1484,15 @@ cdef class BigSurCore:
             for m in range(BS_KINDS):
                 p.fin_counts[i][m] = counts[m]
             p.fin_recycle[i] = recycle
-        for c in range(1, n + 1):
-            for i in range(2):
-                p.n_plans0[c][i] = fill_pay_plans(p, i, c, zero_kinds, p.plans0[c][i])
+        p.pp_index = NULL
+        p.pp_plans = NULL
         p.cb_bits = NULL
+        i = fill_plan_table(p, &j)
+        p.pp_index = <int *>calloc(2 * i + 2, sizeof(int))
+        p.pp_plans = <PayPlan *>calloc(j + 1, sizeof(PayPlan))
+        if p.pp_index == NULL or p.pp_plans == NULL:
+            raise MemoryError()
+        fill_plan_table(p, &j)
         p.cb_bits = <uint8_t *>calloc(fill_build_table(p) // 8 + 1, 1)
         if p.cb_bits == NULL:
             raise MemoryError()
@@ -1457,6 +1522,8 @@ cdef class BigSurCore:
     def __dealloc__(self):
         if self.params != NULL:
             free(self.params.cb_bits)
+            free(self.params.pp_index)
+            free(self.params.pp_plans)
         free(self.params)
 
     @property
