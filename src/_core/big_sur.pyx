@@ -14,7 +14,12 @@ remaining k icons exactly when |D| = 3k - 2s for some s in 0..k and at
 least s cards of D can each be matched to an icon of their own Material
 (those are the singles; the other 3(k - s) cards form three-for-ones). So
 whether a partial choice of discards can be completed depends only on how
-many cards of each Material are chosen and still available.
+many cards of each Material are chosen and still available. Those counts
+are packed a byte per Material in one word, and two tables filled when the
+game is built answer the questions that depend only on a card's cost:
+whether a hand can pay for it at all (can_build_slow's answers, by the
+counts of the cost's Materials in hand and among the free supplies) and
+the ways to use the free supplies (pay_plans).
 
 Every C function below is ``noexcept nogil`` and fills the ``GameDef`` of
 game_api.h.
@@ -875,12 +880,15 @@ cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
 
 cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
     """The points of seat ``q`` (scoring.score_highway)."""
-    cdef int n = s.hw_n[q], i, j, t, c, l, ic, mi, total = 0, kind, arg, pts
+    cdef int n = s.hw_n[q], i, t, c, l, total = 0, kind, arg, pts
     cdef int eff[BS_MAX_HW]
     cdef int type_icons[BS_KINDS]
     cdef int has_stretch[BS_KINDS]
     cdef int mats[BS_KINDS]
     cdef int n_stretch = 0, longest = 0, landmarks = 0, one_mile = 0, doubles = 0, types = 0
+    cdef int run_icons[BS_KINDS]
+    cdef int run_miles[BS_KINDS]
+    cdef int here, ending, open_ = 0
     for t in range(BS_KINDS):
         type_icons[t] = 0
         has_stretch[t] = 0
@@ -903,25 +911,35 @@ cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
     for t in range(BS_KINDS):
         if type_icons[t]:
             types += 1
-        i = 0
-        while i < n:
-            if icons(p, s.hw[q][i], t) == 0:
-                i += 1
-                continue
-            j = i
-            ic = 0
-            mi = 0
-            while j < n and icons(p, s.hw[q][j], t):
-                ic += icons(p, s.hw[q][j], t)
-                mi += eff[j]
-                j += 1
-            if ic >= 3:
-                total += mi
+        run_icons[t] = 0
+        run_miles[t] = 0
+    # the Stretches, every type in one pass: a run of t ends where a card
+    # lacks t (or at the end of the Highway)
+    for i in range(n + 1):
+        if i < n:
+            c = s.hw[q][i]
+            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
+        else:
+            here = 0
+        ending = open_ & ~here
+        while ending:
+            t = ctz64(ending)
+            ending &= ending - 1
+            if run_icons[t] >= 3:
+                total += run_miles[t]
                 n_stretch += 1
                 has_stretch[t] = 1
-                if mi > longest:
-                    longest = mi
-            i = j
+                if run_miles[t] > longest:
+                    longest = run_miles[t]
+            run_icons[t] = 0
+            run_miles[t] = 0
+        open_ = here
+        if i < n:
+            run_icons[p.sc[c][0]] += 1
+            run_icons[p.sc[c][1]] += 1
+            run_miles[p.sc[c][0]] += eff[i]
+            if p.sc[c][1] != p.sc[c][0]:
+                run_miles[p.sc[c][1]] += eff[i]
     if landmarks >= 5:
         total += 8
     elif landmarks >= 3:
@@ -1260,7 +1278,7 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     that keep the payment possible (by rejection); ``cand_index`` gets the
     discard's index in ``x.cand`` (-1 for a FINISH)."""
     cdef int fins[64]
-    cdef uint8_t refused[BS_MAX_CARDS]
+    cdef uint64_t refused[2]         # candidates found not to fit, by index
     cdef int n = 0, i, j
     cdef const PayPlan *pl
     # the distinct FINISHes that complete the payment now
@@ -1276,16 +1294,16 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     if n:
         cand_index[0] = -1
         return p.finish_base + fins[rng_below_mul(rng, n)]
-    for i in range(x.nc):
-        refused[i] = 0
+    refused[0] = 0
+    refused[1] = 0
     while True:
         i = rng_below_mul(rng, x.nc)
-        if refused[i]:
+        if (refused[i >> 6] >> (i & 63)) & 1:
             continue
         if discard_ok(p, x, i):
             cand_index[0] = i
             return p.discard_base + x.cand[i] - 1
-        refused[i] = 1
+        refused[i >> 6] |= ONE << (i & 63)
 
 
 cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
