@@ -32,6 +32,7 @@ ctypedef struct PayPlan:
     # one way to use Persistent Materials and Recycling to pay a card, and
     # the icons it leaves for discards
     int R[BS_KINDS]          # icons left for discards, by Material
+    uint64_t Rp              # the same packed, a byte per Material (see big_sur.pyx)
     int kp                   # their number
     int r                    # Material recycled, -1 none
     int fin                  # its FINISH index
@@ -80,10 +81,22 @@ ctypedef struct BsParams:
     int8_t fin_counts[BS_N_FINISH][BS_KINDS]
     int8_t fin_recycle[BS_N_FINISH]
     int16_t fin_index[2048]
-    # per card and Recycling used (0, 1): the plans when no Persistent
-    # Material of its cost is available, the usual case
-    PayPlan plans0[BS_MAX_CARDS + 1][2][BS_KINDS + 1]
-    int8_t n_plans0[BS_MAX_CARDS + 1][2]
+    # pay_plans as a table: per card and Recycling used (0, 1), where the
+    # entries for each count of the Persistent Materials of its cost start
+    # in pp_index, which holds (first plan in pp_plans, number of plans)
+    # (cards of one cost share them)
+    int pp_base[BS_MAX_CARDS + 1][2]
+    int *pp_index
+    PayPlan *pp_plans
+    # can_build_in as a table: per card, the distinct Materials of its cost
+    # (-1 past the last), how many of each, whether its own back shows it,
+    # and where its bits start in cb_bits (cards of one cost share them)
+    int8_t cb_kind[BS_MAX_CARDS + 1][3]
+    int8_t cb_need[BS_MAX_CARDS + 1][3]
+    int8_t cb_self[BS_MAX_CARDS + 1][3]
+    int8_t cb_nk[BS_MAX_CARDS + 1]
+    int cb_off[BS_MAX_CARDS + 1]
+    uint8_t *cb_bits
 
 ctypedef struct BsState:
     uint64_t hand[BS_MAX_PLAYERS][2]         # card sets (bit c-1 for card c)

@@ -14,7 +14,12 @@ remaining k icons exactly when |D| = 3k - 2s for some s in 0..k and at
 least s cards of D can each be matched to an icon of their own Material
 (those are the singles; the other 3(k - s) cards form three-for-ones). So
 whether a partial choice of discards can be completed depends only on how
-many cards of each Material are chosen and still available.
+many cards of each Material are chosen and still available. Those counts
+are packed a byte per Material in one word, and two tables filled when the
+game is built answer the questions that depend only on a card's cost:
+whether a hand can pay for it at all (can_build_slow's answers, by the
+counts of the cost's Materials in hand and among the free supplies) and
+the ways to use the free supplies (pay_plans).
 
 Every C function below is ``noexcept nogil`` and fills the ``GameDef`` of
 game_api.h.
@@ -168,11 +173,13 @@ cdef int bs_chance_outcomes(const void *params, const void *st, int *out, double
 
 
 cdef int bs_sample_chance(const void *params, const void *st, uint64_t *rng) noexcept nogil:
+    """A face-down card (or Landmark) drawn uniformly, by its place in the
+    deck (a multiply-shift draw: no division, as the playout policy's)."""
     cdef const BsParams *p = <const BsParams *>params
     cdef const BsState *s = <const BsState *>st
     if deals_landmark(p, s):
-        return p.landmark_base + s.lorder[s.lpos + rng_below(rng, p.n_landmarks - s.lpos)] - 1
-    return p.card_base + s.order[s.pos + rng_below(rng, p.deck_size - s.pos)] - 1
+        return p.landmark_base + s.lorder[s.lpos + rng_below_mul(rng, p.n_landmarks - s.lpos)] - 1
+    return p.card_base + s.order[s.pos + rng_below_mul(rng, p.deck_size - s.pos)] - 1
 
 
 cdef inline void after_refill(const BsParams *p, BsState *s) noexcept nogil:
@@ -181,7 +188,7 @@ cdef inline void after_refill(const BsParams *p, BsState *s) noexcept nogil:
     if s.pos == p.deck_size:
         s.step = BS_OVER
         return
-    s.player = <uint8_t>((s.player + 1) % p.players)
+    s.player = <uint8_t>(s.player + 1 if s.player + 1 < p.players else 0)
     new_turn(s)
     s.step = BS_TAKE
 
@@ -211,35 +218,63 @@ cdef inline void persistent_counts(const BsParams *p, const BsState *s, int q, i
             avail[p.lm_arg[l]] += 1
 
 
-cdef inline bint completes(const int *cnt, int size, const int *avail_more, const int *R, int kp,
-                           int r, int topm) noexcept nogil:
-    """Can discards with Material counts ``cnt`` (``size`` cards), plus some
-    of ``avail_more`` more, pay ``R`` (``kp`` icons) exactly, with Recycling
-    of Material ``r`` (-1 none) from a pile whose top shows ``topm``?"""
-    cdef int m, s, x, base = 0, useful = 0, more = 0, ach, gap
-    cdef bint need_r = r >= 0 and r != topm and cnt[r] == 0
+# Packed Material counts: the count of Material m in byte m of a uint64
+# (every count stays below 128, so bytes never carry into each other).
+cdef uint64_t PK_HIGH = 0x8080808080ULL     # the high bit of each Material's byte
+
+
+cdef inline uint64_t pk_unit(int m) noexcept nogil:
+    return ONE << (8 * m)
+
+
+cdef inline int pk_get(uint64_t v, int m) noexcept nogil:
+    return <int>((v >> (8 * m)) & 0xFF)
+
+
+cdef inline uint64_t pk_min(uint64_t a, uint64_t b) noexcept nogil:
+    """Material by Material, the smaller count."""
+    cdef uint64_t ge = (((a | PK_HIGH) - b) & PK_HIGH) >> 7      # 1 where a >= b
+    ge *= 0xFF
+    return (b & ge) | (a & ~ge)
+
+
+cdef inline uint64_t pk_gap(uint64_t a, uint64_t b) noexcept nogil:
+    """Material by Material, a - b where positive, else 0."""
+    cdef uint64_t d = (a | PK_HIGH) - b
+    return (d & ~PK_HIGH) & (((d & PK_HIGH) >> 7) * 0xFF)
+
+
+cdef inline int pk_sum(uint64_t v) noexcept nogil:
+    """The total of the counts (below 256)."""
+    return <int>(((v * 0x0101010101ULL) >> 32) & 0xFF)
+
+
+cdef inline bint completes(uint64_t cnt, int size, uint64_t more_p, int more, const PayPlan *pl,
+                           int topm) noexcept nogil:
+    """Can discards with Material counts ``cnt`` (packed; ``size`` cards),
+    plus some of ``more`` more cards (counts ``more_p``), pay the plan's
+    ``R`` (``kp`` icons) exactly, with its Recycling of Material ``r`` (-1
+    none) from a pile whose top shows ``topm``?"""
+    cdef int s, x, base, useful, ach, kp = pl.kp, r = pl.r
+    cdef uint64_t gap
+    cdef bint need_r
     # quick refusals: every choice of s discards too many or too few
-    if size > 3 * kp:
+    if size > 3 * kp or kp - size > more:
         return 0
-    for m in range(BS_KINDS):
-        more += avail_more[m]
-    if kp - size > more:
+    base = pk_sum(pk_min(cnt, pl.Rp))
+    gap = pk_gap(pl.Rp, cnt)
+    useful = pk_sum(pk_min(more_p, gap))
+    need_r = r >= 0 and r != topm and pk_get(cnt, r) == 0
+    if need_r and pk_get(more_p, r) == 0:
         return 0
-    more = 0
-    for m in range(BS_KINDS):
-        base += cnt[m] if cnt[m] < R[m] else R[m]
-        gap = R[m] - cnt[m]
-        if gap > 0:
-            useful += avail_more[m] if avail_more[m] < gap else gap
-        more += avail_more[m]
     for s in range(kp + 1):
         x = 3 * kp - 2 * s - size
         if x < 0 or x > more:
             continue
         if need_r:
-            if avail_more[r] == 0 or x == 0:
+            if x == 0:
                 continue
-            if R[r] - cnt[r] > 0:
+            if pk_get(gap, r) > 0:
                 ach = base + (x if x < useful else useful)
             else:
                 ach = base + (x - 1 if x - 1 < useful else useful)
@@ -253,32 +288,40 @@ cdef inline bint completes(const int *cnt, int size, const int *avail_more, cons
 ctypedef struct PayCtx:
     # a payment in progress for one card: the discards chosen, the hand
     # cards that may follow them and the ways to use the free supplies
-    int cnt[BS_KINDS]        # Materials of the discards chosen
+    uint64_t cnt             # Materials of the discards chosen, packed
     int n_chosen
     int topm                 # Material on top of the pile before paying, -1 none
     int nc
     uint8_t cand[BS_MAX_CARDS]           # hand cards above the last discard, ascending
+    uint64_t suf[BS_MAX_CARDS + 1]       # Materials of cand[i:], packed
     int n_plans
-    const PayPlan *plans     # the plans: into buf or the card's plans0
-    PayPlan buf[64]
+    const PayPlan *plans     # the plans (in the table of pay_plans)
 
 
-cdef const PayPlan *pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *buf,
-                              int *n) noexcept nogil:
+cdef inline int avail_index(const BsParams *p, int card, const int *avail) noexcept nogil:
+    """The unused Persistent Materials ``avail`` of the Materials of
+    ``card``'s cost, each counted up to its number in the cost, as one
+    number (mixed radix, the cost's Materials in increasing order)."""
+    cdef int j, nd, a, av = 0, mul = 1
+    for j in range(p.cb_nk[card]):
+        nd = p.cb_need[card][j]
+        a = avail[p.cb_kind[card][j]]
+        if a > nd:
+            a = nd
+        av += a * mul
+        mul *= nd + 1
+    return av
+
+
+cdef inline const PayPlan *pay_plans(const BsParams *p, int recycled, int card, const int *avail,
+                                     int *n) noexcept nogil:
     """The ways to use Persistent Materials (by Material; ``avail`` of each
     still unused, from persistent_counts) and Recycling (``recycled``: used
     already this turn) to pay ``card``, each with the icons left for
-    discards: ``n`` of them, in ``buf`` or in the card's precomputed
-    ``plans0`` when no Persistent Material of its cost is available."""
-    cdef int i
-    for i in range(p.cost_n[card]):
-        if avail[p.cost[card][i]]:
-            break
-    else:
-        n[0] = p.n_plans0[card][recycled]
-        return p.plans0[card][recycled]
-    n[0] = fill_pay_plans(p, recycled, card, avail, buf)
-    return buf
+    discards: ``n`` of them, from the table fill_pay_plans filled."""
+    cdef int k = 2 * (p.pp_base[card][recycled] + avail_index(p, card, avail))
+    n[0] = p.pp_index[k + 1]
+    return &p.pp_plans[p.pp_index[k]]
 
 
 cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *avail, PayPlan *plans) noexcept nogil:
@@ -331,8 +374,10 @@ cdef int fill_pay_plans(const BsParams *p, bint recycled, int card, const int *a
                     if ri >= 0:
                         pl.R[ri] -= 1
                     kp = 0
+                    pl.Rp = 0
                     for m in range(BS_KINDS):
                         kp += pl.R[m]
+                        pl.Rp |= (<uint64_t>pl.R[m]) << (8 * m)
                     pl.kp = kp
                     pl.r = ri
                     pl.fin = p.fin_index[code + (1024 if ri >= 0 else 0)]
@@ -350,10 +395,9 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
     cdef uint8_t allc[BS_MAX_CARDS]
     cdef int avail[BS_KINDS]
     cdef int i, m, n_all, nc = 0, last
-    for m in range(BS_KINDS):
-        x.cnt[m] = 0
+    x.cnt = 0
     for i in range(n_chosen):
-        x.cnt[p.mat[chosen[i]]] += 1
+        x.cnt += pk_unit(p.mat[chosen[i]])
     x.n_chosen = n_chosen
     last = chosen[n_chosen - 1] if n_chosen else 0
     hand[0] = s.hand[s.player][0]
@@ -365,12 +409,13 @@ cdef void pay_context(const BsParams *p, const BsState *s, int card, const uint8
             x.cand[nc] = allc[i]
             nc += 1
     x.nc = nc
+    x.suf[nc] = 0
+    for i in range(nc - 1, -1, -1):
+        x.suf[i] = x.suf[i + 1] + pk_unit(p.mat[x.cand[i]])
     x.topm = pile_top_material(p, s, s.player)
     persistent_counts(p, s, s.player, avail)
-    x.plans = pay_plans(p, s.recycled, card, avail, x.buf, &x.n_plans)
+    x.plans = pay_plans(p, s.recycled, card, avail, &x.n_plans)
 
-
-cdef int zero_kinds[BS_KINDS]
 
 
 cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexcept nogil:
@@ -382,7 +427,7 @@ cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexc
         fin_ok[j] = 0
     for j in range(x.n_plans):
         pl = &x.plans[j]
-        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, zero_kinds, pl.R, pl.kp, pl.r, x.topm):
+        if not fin_ok[pl.fin] and completes(x.cnt, x.n_chosen, 0, 0, pl, x.topm):
             fin_ok[pl.fin] = 1
             found += 1
             if first_only:
@@ -390,30 +435,21 @@ cdef int finish_options(const PayCtx *x, uint8_t *fin_ok, bint first_only) noexc
     return found
 
 
-cdef bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
+cdef inline bint discard_ok(const BsParams *p, const PayCtx *x, int i) noexcept nogil:
     """Can the payment still be completed after discarding ``x.cand[i]``?"""
-    cdef int cnt2[BS_KINDS]
-    cdef int after[BS_KINDS]
-    cdef int m, j
-    cdef const PayPlan *pl
-    for m in range(BS_KINDS):
-        cnt2[m] = x.cnt[m]
-        after[m] = 0
-    cnt2[p.mat[x.cand[i]]] += 1
-    for j in range(i + 1, x.nc):
-        after[p.mat[x.cand[j]]] += 1
+    cdef uint64_t cnt2 = x.cnt + pk_unit(p.mat[x.cand[i]])
+    cdef int j
     for j in range(x.n_plans):
-        pl = &x.plans[j]
-        if completes(cnt2, x.n_chosen + 1, after, pl.R, pl.kp, pl.r, x.topm):
+        if completes(cnt2, x.n_chosen + 1, x.suf[i + 1], x.nc - i - 1, &x.plans[j], x.topm):
             return 1
     return 0
 
 
-cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r, int topm) noexcept nogil:
+cdef inline bint pays_now(uint64_t cnt, int size, const PayPlan *pl, int topm) noexcept nogil:
     """completes() with no more cards to add: do discards with Material
-    counts ``cnt`` (``size`` cards) pay ``R`` exactly as they are?"""
-    cdef int m, s, base = 0
-    if r >= 0 and r != topm and cnt[r] == 0:
+    counts ``cnt`` (packed; ``size`` cards) pay the plan exactly as they are?"""
+    cdef int s, kp = pl.kp, r = pl.r
+    if r >= 0 and r != topm and pk_get(cnt, r) == 0:
         return 0                 # Recycling needs a card of its Material
     s = 3 * kp - size            # then size = 3 kp - 2 s
     if s < 0 or s & 1:
@@ -421,9 +457,7 @@ cdef inline bint pays_now(const int *cnt, int size, const int *R, int kp, int r,
     s >>= 1
     if s > kp:
         return 0
-    for m in range(BS_KINDS):
-        base += cnt[m] if cnt[m] < R[m] else R[m]
-    return base >= s
+    return pk_sum(pk_min(cnt, pl.Rp)) >= s
 
 
 cdef inline bint payable_from(const int *have, int h, const int *R, int kp, int r, int topm) noexcept nogil:
@@ -493,6 +527,7 @@ cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b)
     cdef uint64_t w
     for m in range(BS_KINDS):
         b.have[m] = 0
+    b.hand_n = count2(s.hand[q])
     for i in range(2):
         w = s.hand[q][i]
         while w:
@@ -503,22 +538,21 @@ cdef inline void build_context(const BsParams *p, const BsState *s, BuildCtx *b)
     b.ready = 1
 
 
-cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
-    """Can the player to move pay for ``card`` at all? (Some way to use the
-    free supplies leaves icons that discards from the rest of the hand can
-    pay exactly.) ``b`` is filled on first need."""
-    cdef PayPlan buf[64]
-    cdef const PayPlan *plans
+cdef bint can_build_slow(const BsParams *p, int card, const int *have_in, int h, const PayPlan *plans,
+                         int n_plans, int topm) noexcept nogil:
+    """Can ``h`` hand cards other than ``card`` (by Material ``have_in``)
+    pay for it, given ``plans``, its ``pay_plans`` (the ways to use the
+    Persistent Materials available and Recycling if still unused), and
+    ``topm`` on top of the pile? (Some plan leaves icons that discards can
+    pay exactly.) can_build_in reads the answers from a table filled by
+    this."""
     cdef int have[BS_KINDS]
-    cdef int i, m, n_plans, h
+    cdef int i, m
     # Enough other cards for a three-for-one per icon always pay.
-    if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+    if h >= 3 * p.cost_n[card]:
         return 1
-    if not b.ready:
-        build_context(p, s, b)
     for m in range(BS_KINDS):
-        have[m] = b.have[m]
-    have[p.mat[card]] -= 1
+        have[m] = have_in[m]
     # A card of the right Material for every icon always pays (all singles).
     for i in range(p.cost_n[card]):
         have[p.cost[card][i]] -= 1
@@ -529,12 +563,174 @@ cdef bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *
         return 1
     for i in range(p.cost_n[card]):
         have[p.cost[card][i]] += 1
-    plans = pay_plans(p, s.recycled, card, b.avail, buf, &n_plans)
-    h = count2(s.hand[s.player]) - 1
     for i in range(n_plans):
-        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, b.topm):
+        if payable_from(have, h, plans[i].R, plans[i].kp, plans[i].r, topm):
             return 1
     return 0
+
+
+cdef inline int cb_index(const BsParams *p, int card, const int *have, int h, const int *avail,
+                         int recycled, int topm) noexcept nogil:
+    """The bit of ``cb_bits`` answering can_build_slow (``have``: the hand's
+    Materials, ``card`` included; ``h`` < 3 icons per cost). Only the
+    Materials of the cost matter, each counted up to its number in the cost
+    (can_build_slow compares the hand's and the Persistent counts with the
+    icons left to pay and asks whether a Material to recycle is in hand),
+    and of the top of the pile only which of them it shows."""
+    cdef int j, m, nd, v, a, hv = 0, av = 0, mul = 1, ts = 0
+    for j in range(p.cb_nk[card]):
+        m = p.cb_kind[card][j]
+        nd = p.cb_need[card][j]
+        v = have[m] - p.cb_self[card][j]
+        if v > nd:
+            v = nd
+        a = avail[m]
+        if a > nd:
+            a = nd
+        hv += v * mul
+        av += a * mul
+        mul *= nd + 1
+        if topm == m:
+            ts = j + 1
+    return p.cb_off[card] + (((h * mul + hv) * mul + av) * 2 + recycled) * (p.cb_nk[card] + 1) + ts
+
+
+cdef inline bint can_build_in(const BsParams *p, const BsState *s, int card, BuildCtx *b) noexcept nogil:
+    """Can the player to move pay for ``card`` at all? (can_build_slow, from
+    its table.) ``b`` is filled on first need."""
+    cdef int i
+    if not b.ready:
+        # enough other cards for a three-for-one per icon always pay
+        if count2(s.hand[s.player]) - 1 >= 3 * p.cost_n[card]:
+            return 1
+        build_context(p, s, b)
+    elif b.hand_n - 1 >= 3 * p.cost_n[card]:
+        return 1
+    i = cb_index(p, card, b.have, b.hand_n - 1, b.avail, s.recycled, b.topm)
+    return (p.cb_bits[i >> 3] >> (i & 7)) & 1
+
+
+cdef int cost_code(BsParams *p, int c) noexcept nogil:
+    """Fill the cb_ fields of card ``c`` but its table offset; returns its
+    cost as a number (counts by Material in base 4)."""
+    cdef int m, j, k, nk = 0, code = 0
+    for m in range(BS_KINDS - 1, -1, -1):
+        k = 0
+        for j in range(p.cost_n[c]):
+            k += p.cost[c][j] == m
+        code = code * 4 + k
+    for m in range(BS_KINDS):
+        k = 0
+        for j in range(p.cost_n[c]):
+            k += p.cost[c][j] == m
+        if k:
+            p.cb_kind[c][nk] = m
+            p.cb_need[c][nk] = k
+            p.cb_self[c][nk] = p.mat[c] == m
+            nk += 1
+    p.cb_nk[c] = nk
+    for j in range(nk, 3):
+        p.cb_kind[c][j] = -1
+        p.cb_need[c][j] = 0
+        p.cb_self[c][j] = 0
+    return code
+
+
+cdef int fill_plan_table(BsParams *p, int *n_plans_out) noexcept nogil:
+    """Lay out and fill pp_index and pp_plans (when allocated, else only
+    count): returns the number of pp_index entries, ``n_plans_out`` the
+    number of plans."""
+    cdef int code[BS_MAX_CARDS + 1]
+    cdef int avail[BS_KINDS]
+    cdef PayPlan buf[64]
+    cdef int c, d, j, m, nk, mul, rec, av, rest, n, n_index = 0, n_plans = 0
+    for c in range(1, p.n_cards + 1):
+        code[c] = cost_code(p, c)
+        for d in range(1, c):
+            if code[d] == code[c]:
+                p.pp_base[c][0] = p.pp_base[d][0]
+                p.pp_base[c][1] = p.pp_base[d][1]
+                break
+        else:
+            nk = p.cb_nk[c]
+            mul = 1
+            for j in range(nk):
+                mul *= p.cb_need[c][j] + 1
+            for rec in range(2):
+                p.pp_base[c][rec] = n_index
+                for av in range(mul):
+                    for m in range(BS_KINDS):
+                        avail[m] = 0
+                    rest = av
+                    for j in range(nk):
+                        avail[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                        rest //= p.cb_need[c][j] + 1
+                    n = fill_pay_plans(p, rec, c, avail, buf)
+                    if p.pp_index != NULL:
+                        p.pp_index[2 * n_index] = n_plans
+                        p.pp_index[2 * n_index + 1] = n
+                        for j in range(n):
+                            p.pp_plans[n_plans + j] = buf[j]
+                    n_index += 1
+                    n_plans += n
+    n_plans_out[0] = n_plans
+    return n_index
+
+
+cdef int fill_build_table(BsParams *p) noexcept nogil:
+    """Lay out and fill ``cb_bits`` (already allocated when ``p.cb_bits`` is
+    not NULL); returns its size in bits."""
+    cdef int code[BS_MAX_CARDS + 1]
+    cdef int have[BS_KINDS]
+    cdef int avail[BS_KINDS]
+    cdef PayPlan buf[64]
+    cdef const PayPlan *plans
+    cdef int c, d, j, m, k, nk, mul, total = 0, size, h, hv, av, rec, ts, rest, i, n_plans
+    for c in range(1, p.n_cards + 1):
+        code[c] = cost_code(p, c)
+        nk = p.cb_nk[c]
+        mul = 1
+        for j in range(nk):
+            mul *= p.cb_need[c][j] + 1
+        for d in range(1, c):
+            if code[d] == code[c]:
+                p.cb_off[c] = p.cb_off[d]
+                break
+        else:
+            p.cb_off[c] = total
+            size = 3 * p.cost_n[c] * mul * mul * 2 * (nk + 1)
+            total += size
+            if p.cb_bits == NULL:
+                continue
+            for rec in range(2):
+                for av in range(mul):
+                    for m in range(BS_KINDS):
+                        avail[m] = 0
+                    rest = av
+                    for j in range(nk):
+                        avail[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                        rest //= p.cb_need[c][j] + 1
+                    # the plans, computed once for every hand
+                    n_plans = fill_pay_plans(p, rec, c, avail, buf)
+                    plans = buf
+                    for h in range(3 * p.cost_n[c]):
+                        for hv in range(mul):
+                            for m in range(BS_KINDS):
+                                have[m] = 0
+                            rest = hv
+                            for j in range(nk):
+                                have[p.cb_kind[c][j]] = rest % (p.cb_need[c][j] + 1)
+                                rest //= p.cb_need[c][j] + 1
+                            for ts in range(nk + 1):
+                                m = p.cb_kind[c][ts - 1] if ts else -1
+                                if can_build_slow(p, c, have, h, plans, n_plans, m):
+                                    for j in range(nk):
+                                        have[p.cb_kind[c][j]] += p.cb_self[c][j]
+                                    i = cb_index(p, c, have, h, avail, rec, m)
+                                    p.cb_bits[i >> 3] |= <uint8_t>(1 << (i & 7))
+                                    for j in range(nk):
+                                        have[p.cb_kind[c][j]] -= p.cb_self[c][j]
+    return total
 
 
 cdef inline int top_materials(const BsParams *p, const BsState *s) noexcept nogil:
@@ -684,12 +880,15 @@ cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
 
 cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
     """The points of seat ``q`` (scoring.score_highway)."""
-    cdef int n = s.hw_n[q], i, j, t, c, l, ic, mi, total = 0, kind, arg, pts
+    cdef int n = s.hw_n[q], i, t, c, l, total = 0, kind, arg, pts
     cdef int eff[BS_MAX_HW]
     cdef int type_icons[BS_KINDS]
     cdef int has_stretch[BS_KINDS]
     cdef int mats[BS_KINDS]
     cdef int n_stretch = 0, longest = 0, landmarks = 0, one_mile = 0, doubles = 0, types = 0
+    cdef int run_icons[BS_KINDS]
+    cdef int run_miles[BS_KINDS]
+    cdef int here, ending, open_ = 0
     for t in range(BS_KINDS):
         type_icons[t] = 0
         has_stretch[t] = 0
@@ -712,25 +911,35 @@ cdef int bs_score(const BsParams *p, const BsState *s, int q) noexcept nogil:
     for t in range(BS_KINDS):
         if type_icons[t]:
             types += 1
-        i = 0
-        while i < n:
-            if icons(p, s.hw[q][i], t) == 0:
-                i += 1
-                continue
-            j = i
-            ic = 0
-            mi = 0
-            while j < n and icons(p, s.hw[q][j], t):
-                ic += icons(p, s.hw[q][j], t)
-                mi += eff[j]
-                j += 1
-            if ic >= 3:
-                total += mi
+        run_icons[t] = 0
+        run_miles[t] = 0
+    # the Stretches, every type in one pass: a run of t ends where a card
+    # lacks t (or at the end of the Highway)
+    for i in range(n + 1):
+        if i < n:
+            c = s.hw[q][i]
+            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
+        else:
+            here = 0
+        ending = open_ & ~here
+        while ending:
+            t = ctz64(ending)
+            ending &= ending - 1
+            if run_icons[t] >= 3:
+                total += run_miles[t]
                 n_stretch += 1
                 has_stretch[t] = 1
-                if mi > longest:
-                    longest = mi
-            i = j
+                if run_miles[t] > longest:
+                    longest = run_miles[t]
+            run_icons[t] = 0
+            run_miles[t] = 0
+        open_ = here
+        if i < n:
+            run_icons[p.sc[c][0]] += 1
+            run_icons[p.sc[c][1]] += 1
+            run_miles[p.sc[c][0]] += eff[i]
+            if p.sc[c][1] != p.sc[c][0]:
+                run_miles[p.sc[c][1]] += eff[i]
     if landmarks >= 5:
         total += 8
     elif landmarks >= 3:
@@ -858,6 +1067,26 @@ cdef int bs_legal_actions(const void *params, const void *st, int *out) noexcept
     return 0
 
 
+cdef inline void deal_card(const BsParams *p, BsState *s, int i) noexcept nogil:
+    """Deal the deck's card at ``order[i]`` (i >= pos): it swaps places with
+    the top face-down card and goes where the chance step sends it."""
+    cdef uint8_t c = s.order[i]
+    s.order[i] = s.order[s.pos]
+    s.order[s.pos] = c
+    s.pos += 1
+    if s.step == BS_DEAL:
+        if s.pos - 1 < 2 * p.players:
+            add(s.hand[(s.pos - 1) % p.players], c)
+        else:
+            add(s.depot, c)
+    elif s.step == BS_DRAW:
+        add(s.hand[s.player], c)
+        took(s)
+    else:
+        add(s.depot, c)
+        after_refill(p, s)
+
+
 cdef void bs_apply_action(const void *params, void *st, int action) noexcept nogil:
     cdef const BsParams *p = <const BsParams *>params
     cdef BsState *s = <BsState *>st
@@ -886,22 +1115,7 @@ cdef void bs_apply_action(const void *params, void *st, int action) noexcept nog
         i = s.pos
         while s.order[i] != c:
             i += 1
-        tmp = s.order[s.pos]
-        s.order[s.pos] = s.order[i]
-        s.order[i] = tmp
-        s.pos += 1
-        if s.step == BS_DEAL:
-            k = s.pos - 1
-            if k < 2 * p.players:
-                add(s.hand[k % p.players], c)
-            else:
-                add(s.depot, c)
-        elif s.step == BS_DRAW:
-            add(s.hand[q], c)
-            took(s)
-        else:
-            add(s.depot, c)
-            after_refill(p, s)
+        deal_card(p, s, i)
         return
     if s.step == BS_TAKE:
         if action == p.draw:
@@ -1064,13 +1278,13 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     that keep the payment possible (by rejection); ``cand_index`` gets the
     discard's index in ``x.cand`` (-1 for a FINISH)."""
     cdef int fins[64]
-    cdef uint8_t refused[BS_MAX_CARDS]
+    cdef uint64_t refused[2]         # candidates found not to fit, by index
     cdef int n = 0, i, j
     cdef const PayPlan *pl
     # the distinct FINISHes that complete the payment now
     for i in range(x.n_plans):
         pl = &x.plans[i]
-        if pays_now(x.cnt, x.n_chosen, pl.R, pl.kp, pl.r, x.topm):
+        if pays_now(x.cnt, x.n_chosen, pl, x.topm):
             for j in range(n):
                 if fins[j] == pl.fin:
                     break
@@ -1080,25 +1294,26 @@ cdef int pay_step(const BsParams *p, const PayCtx *x, uint64_t *rng, int *cand_i
     if n:
         cand_index[0] = -1
         return p.finish_base + fins[rng_below_mul(rng, n)]
-    for i in range(x.nc):
-        refused[i] = 0
+    refused[0] = 0
+    refused[1] = 0
     while True:
         i = rng_below_mul(rng, x.nc)
-        if refused[i]:
+        if (refused[i >> 6] >> (i & 63)) & 1:
             continue
         if discard_ok(p, x, i):
             cand_index[0] = i
             return p.discard_base + x.cand[i] - 1
-        refused[i] = 1
+        refused[i >> 6] |= ONE << (i & 63)
 
 
 cdef inline void pay_context_discard(const BsParams *p, PayCtx *x, int i) noexcept nogil:
     """``x`` after discarding ``x.cand[i]``: the plans stay, the candidates
     are the cards above it."""
-    x.cnt[p.mat[x.cand[i]]] += 1
+    x.cnt += pk_unit(p.mat[x.cand[i]])
     x.n_chosen += 1
     x.nc -= i + 1
     memmove(x.cand, &x.cand[i + 1], x.nc)
+    memmove(x.suf, &x.suf[i + 1], (x.nc + 1) * sizeof(uint64_t))
 
 
 cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) noexcept nogil:
@@ -1137,9 +1352,12 @@ cdef int bs_rollout_action(const void *params, const void *st, uint64_t *rng) no
             start = rng_below_mul(rng, n)
             bctx.ready = 0
             for k in range(n):
-                i = buf[(start + k) % n]
+                i = buf[start]
                 if can_build_in(p, s, i, &bctx):
                     return p.build_base + i - 1
+                start += 1
+                if start == n:
+                    start = 0
         return p.end_turn
     if s.step == BS_TAKE:
         # the Depot's cards ascending, then the deck
@@ -1182,6 +1400,10 @@ cdef void bs_playout(const void *params, void *st, uint64_t *rng, unsigned int p
     cdef int a, n, i
     while s.step != BS_OVER:
         if is_chance(s):
+            if not deals_landmark(p, s):
+                # bs_sample_chance's draw, dealt by its place in the deck
+                deal_card(p, s, s.pos + rng_below_mul(rng, p.deck_size - s.pos))
+                continue
             a = bs_sample_chance(p, s, rng)
         elif (policy_seats >> s.player) & 1:
             if s.step == BS_PAY:
@@ -1280,9 +1502,19 @@ cdef class BigSurCore:
             for m in range(BS_KINDS):
                 p.fin_counts[i][m] = counts[m]
             p.fin_recycle[i] = recycle
-        for c in range(1, n + 1):
-            for i in range(2):
-                p.n_plans0[c][i] = fill_pay_plans(p, i, c, zero_kinds, p.plans0[c][i])
+        p.pp_index = NULL
+        p.pp_plans = NULL
+        p.cb_bits = NULL
+        i = fill_plan_table(p, &j)
+        p.pp_index = <int *>calloc(2 * i + 2, sizeof(int))
+        p.pp_plans = <PayPlan *>calloc(j + 1, sizeof(PayPlan))
+        if p.pp_index == NULL or p.pp_plans == NULL:
+            raise MemoryError()
+        fill_plan_table(p, &j)
+        p.cb_bits = <uint8_t *>calloc(fill_build_table(p) // 8 + 1, 1)
+        if p.cb_bits == NULL:
+            raise MemoryError()
+        fill_build_table(p)
 
         g = &self.gamedef
         g.name = b"bigsur"
@@ -1306,6 +1538,10 @@ cdef class BigSurCore:
         g.public_decisions = 0         # discards to pay are hidden
 
     def __dealloc__(self):
+        if self.params != NULL:
+            free(self.params.cb_bits)
+            free(self.params.pp_index)
+            free(self.params.pp_plans)
         free(self.params)
 
     @property
