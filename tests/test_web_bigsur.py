@@ -11,26 +11,15 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 
 import pytest
+from web_helpers import play_out, wait
 
 import solvers
 from solvers.errors import SolversError
 from solvers.games.bigsur import web
 from solvers.games.bigsur.highway import parse_highway
 from solvers.games.bigsur.scoring import Spot, find_stretches, score_highway
-
-
-def random_finished(game, seed: int):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.seeded_outcome())
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("reference", [False, True])
@@ -128,7 +117,7 @@ def test_the_action_table_names_the_moves_as_the_game_does(players, reference):
 def test_breakdown_sums_to_the_scores(players, reference):
     game = solvers.load_game("bigsur", players=players, reference=reference)
     for seed in range(5):
-        state = random_finished(game, 100 * players + seed)
+        state = play_out(game, 100 * players + seed)
         rows = web.breakdown(state)
         assert len(rows) == players
         for seat, seat_rows in enumerate(rows):
@@ -257,16 +246,6 @@ def test_annotate_tells_a_seat_nothing_it_cannot_see(players, seed, reference):
     assert checked > 10 and differ > 10 and stretches > 0
 
 
-def _wait(driver, condition: str, timeout: float = 300) -> object:
-    deadline = time.time() + timeout
-    while True:
-        value = driver.execute_script(f"return ({condition});")
-        if value:
-            return value
-        if time.time() > deadline:
-            error = driver.execute_script("return document.getElementById('error')?.textContent")
-            raise AssertionError(f"timed out waiting for {condition} (page error: {error!r})")
-        time.sleep(0.05)
 
 
 def test_the_drawing_shows_the_rules_stretches_and_no_hidden_card(chromium, web_server, screenshots):
@@ -277,14 +256,14 @@ def test_the_drawing_shows_the_rules_stretches_and_no_hidden_card(chromium, web_
     from solvers.games.bigsur.data import load_cards
 
     chromium.get(f"{web_server}/?game=bigsur")
-    _wait(chromium, "document.getElementById('game').value === 'bigsur'")
+    wait(chromium, "document.getElementById('game').value === 'bigsur'", timeout=300)
     for key, value in (("players", 3), ("seat-0", "ai"), ("seat-1", "ai"), ("seat-2", "ai"), ("seed", 11),
                        ("budget-kind", "iterations"), ("budget", 10)):
         chromium.execute_script("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
                                 "e.dispatchEvent(new Event('change'));", key, str(value))
     chromium.find_element("id", "new").click()
-    _wait(chromium, "document.body.dataset.turn === 'over' && window.solversPlay.state.view "
-                    "&& window.solversPlay.state.view.step === 'over'")
+    wait(chromium, "document.body.dataset.turn === 'over' && window.solversPlay.state.view "
+                    "&& window.solversPlay.state.view.step === 'over'", timeout=300)
     chromium.save_screenshot(str(screenshots / "play-bigsur-ai-over.png"))
     chromium.execute_script("document.getElementById('breakdown').scrollIntoView()")
     chromium.save_screenshot(str(screenshots / "play-bigsur-ai-breakdown.png"))
@@ -346,7 +325,7 @@ def test_building_and_claiming_by_clicking_the_board(chromium, web_server, scree
     the Highway and the cards to discard are clicked on the board, and the
     Highway grows by one card per build."""
     chromium.get(f"{web_server}/?game=bigsur")
-    _wait(chromium, "document.getElementById('game').value === 'bigsur'")
+    wait(chromium, "document.getElementById('game').value === 'bigsur'", timeout=300)
     for key, value in (("players", 2), ("seat-0", "human"), ("seat-1", "ai"), ("seed", 3),
                        ("budget-kind", "iterations"), ("budget", 10)):
         chromium.execute_script("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
@@ -355,8 +334,8 @@ def test_building_and_claiming_by_clicking_the_board(chromium, web_server, scree
     clicked: dict[tuple[str, str], int] = {}
     shot = set()
     for _ in range(2000):
-        turn = _wait(chromium, "!window.solversPlay.state.busy && ['human', 'over'].includes(document.body.dataset.turn)"
-                               " && document.body.dataset.turn")
+        turn = wait(chromium, "!window.solversPlay.state.busy && ['human', 'over'].includes(document.body.dataset.turn)"
+                               " && document.body.dataset.turn", timeout=300)
         if turn == "over":
             break
         view = chromium.execute_script("return window.solversPlay.state.view")
@@ -366,7 +345,7 @@ def test_building_and_claiming_by_clicking_the_board(chromium, web_server, scree
         offered = chromium.execute_script(CLICK_BOARD_FIRST)
         assert set(offered["board"]) <= set(offered["list"])
         clicked[(offered["kind"], offered["via"])] = clicked.get((offered["kind"], offered["via"]), 0) + 1
-        _wait(chromium, f"window.solversPlay.state.status.ply > {offered['ply']}", timeout=60)
+        wait(chromium, f"window.solversPlay.state.status.ply > {offered['ply']}", timeout=60)
     else:
         pytest.fail("the game did not end")
     chromium.save_screenshot(str(screenshots / "play-bigsur-builder-over.png"))

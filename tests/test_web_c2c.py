@@ -9,22 +9,12 @@ import json
 import random
 
 import pytest
+from web_helpers import play_out
 
 import solvers
 from solvers.errors import SolversError
 from solvers.games.c2c import web
 from solvers.games.c2c.data import load_map, parse_map
-
-
-def random_finished(game, seed: int):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.seeded_outcome())
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -91,7 +81,7 @@ def test_the_action_table_names_the_moves_as_the_game_does(players):
 def test_breakdown_sums_to_the_scores(players, reference):
     game = solvers.load_game("c2c", players=players, reference=reference)
     for seed in range(6):
-        state = random_finished(game, 100 * players + seed)
+        state = play_out(game, 100 * players + seed)
         rows = web.breakdown(state)
         assert len(rows) == players
         for seat, seat_rows in enumerate(rows):

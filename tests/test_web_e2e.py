@@ -13,6 +13,7 @@ import sys
 import time
 
 import pytest
+from web_helpers import open_play, set_value, settled, start_game, wait
 
 import solvers
 from solvers.registry import games
@@ -20,52 +21,6 @@ from solvers.registry import games
 pytestmark = pytest.mark.usefixtures("chromium")
 
 WEB_GAMES = [g.name for g in games() if g.web]
-
-
-def wait(driver, condition: str, timeout: float = 60, what: str = "") -> object:
-    """Wait until the JavaScript expression ``condition`` is truthy; its value."""
-    deadline = time.time() + timeout
-    while True:
-        value = driver.execute_script(f"return ({condition});")
-        if value:
-            return value
-        if time.time() > deadline:
-            error = driver.execute_script("return document.getElementById('error')?.textContent")
-            raise AssertionError(f"timed out waiting for {what or condition} (page error: {error!r})")
-        time.sleep(0.03)
-
-
-def open_play(driver, url: str, game: str) -> None:
-    driver.get(f"{url}/?game={game}")
-    wait(driver, "document.getElementById('game').options.length > 0 && "
-                 f"document.getElementById('game').value === '{game}'", what="the game list")
-
-
-def set_value(driver, element_id: str, value) -> None:
-    driver.execute_script("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
-                          "e.dispatchEvent(new Event('change'));", element_id, str(value))
-
-
-def start_game(driver, game: str, players: int, seats: list[str], seed: int,
-               budget: tuple[str, float], options: dict | None = None) -> None:
-    set_value(driver, "players", players)
-    for seat, kind in enumerate(seats):
-        set_value(driver, f"seat-{seat}", kind)
-    set_value(driver, "seed", seed)
-    set_value(driver, "budget-kind", budget[0])
-    set_value(driver, "budget", budget[1])
-    for key, value in (options or {}).items():
-        set_value(driver, f"opt-{key}", value)
-    before = driver.execute_script("return window.solversPlay.draws")
-    driver.find_element("id", "new").click()
-    wait(driver, f"window.solversPlay.draws > {before}", what="the first drawing")
-
-
-def settled(driver) -> str:
-    """Wait until a human must move or the game is over; which one."""
-    return wait(driver, "!window.solversPlay.state.busy && "
-                        "['human', 'over'].includes(document.body.dataset.turn) && "
-                        "document.body.dataset.turn", what="a human's turn")
 
 
 # One move by clicking: the board's first offer (every third move the list's

@@ -14,22 +14,12 @@ import math
 import random
 
 import pytest
+from web_helpers import play_out
 
 import solvers
 from solvers.data import builtin_json
 from solvers.games.santacruz import web
 from solvers.games.santacruz.data import load_island, parse_island
-
-
-def random_finished(game, seed: int):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.seeded_outcome())
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("reference", [False, True])
@@ -134,7 +124,7 @@ def test_breakdown_sums_to_the_scores(players, reference):
     game = solvers.load_game("santacruz", players=players, reference=reference)
     isl = game.island
     for seed in range(5):
-        state = random_finished(game, 100 * players + seed)
+        state = play_out(game, 100 * players + seed)
         rows = web.breakdown(state)
         assert len(rows) == players
         items = [r["item"] for r in rows[0]]
@@ -162,7 +152,7 @@ def test_breakdown_sums_to_the_scores(players, reference):
 
 def test_breakdown_without_a_history_is_the_score():
     game = solvers.load_game("santacruz", players=2)
-    state = random_finished(game, 7)
+    state = play_out(game, 7)
     bare = game.state_from_raw(state._raw())
     assert bare.is_terminal() and bare.history == []
     assert web.breakdown(bare) == [[{"item": "Score", "points": s}] for s in state.scores()]
@@ -182,7 +172,7 @@ def test_breakdown_when_an_eruption_stops_a_marker_on_0(reference):
     game = solvers.load_game("santacruz", players=2, board=parse_island(raw, "test"), reference=reference)
     stopped = 0
     for seed in range(6):
-        state = random_finished(game, seed)
+        state = play_out(game, seed)
         for seat, rows in enumerate(web.breakdown(state)):
             assert sum(r["points"] for r in rows) == state.scores()[seat]
             stopped += sum(1 for r in rows if r["item"].endswith("Volcano eruption") and r["points"] % 20)

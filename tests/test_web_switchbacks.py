@@ -16,6 +16,7 @@ import random
 import re
 
 import pytest
+from web_helpers import play_out
 
 import solvers
 from solvers.errors import SolversError
@@ -38,12 +39,6 @@ def path_builder(state, rng: random.Random) -> int:
     return rng.choice(good or legal)
 
 
-def finished(game, seed: int, policy=path_builder):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        state.apply_action(state.seeded_outcome() if state.is_chance_node() else policy(state, rng))
-    return state
 
 
 # ------------------------------------------------------------------ board
@@ -128,7 +123,7 @@ def test_breakdown_sums_to_the_scores(players):
     kernel = solvers.load_game("switchbacks", players=players)
     scored = 0
     for seed in range(6):
-        state = finished(ref, 100 * players + seed)
+        state = play_out(ref, 100 * players + seed, path_builder)
         rows = web.breakdown(state)
         assert len(rows) == players
         for seat, seat_rows in enumerate(rows):
@@ -157,7 +152,7 @@ def test_breakdown_sums_to_the_scores(players):
 def test_breakdown_of_kernel_games(players):
     game = solvers.load_game("switchbacks", players=players)
     for seed in range(4):
-        state = finished(game, seed)
+        state = play_out(game, seed, path_builder)
         rows = web.breakdown(state)
         assert [sum(r["points"] for r in seat) for seat in rows] == state.scores()
 
@@ -261,7 +256,7 @@ def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server
     choosing moves that build paths; after every move, what is drawn is
     checked against the annotations the page received and the game rebuilt
     in Python from the engine's moves."""
-    from test_web_e2e import open_play, settled, start_game, wait
+    from web_helpers import open_play, settled, start_game, wait
 
     from solvers.engine.positions import load_position
 

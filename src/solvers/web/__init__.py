@@ -25,7 +25,8 @@ A game's web module (``solvers.games.<name>.web``) defines ``board(game) ->
 dict``, ``breakdown(state) -> list[list[{"item", "points"}]]`` (the final
 score, shown at the end of a game and added to the protocol's ``state``
 reply) and optionally ``annotate(state, seat) -> dict`` and ``TASKS``; its
-package holds ``board.js``, which exports ``draw(svg, ctx)`` (the page's
+package holds ``board.js``, which exports ``draw(svg, ctx)`` and may import
+the shared SVG helpers of ``/static/svg.js`` (the page's
 context: the board data, the engine status, the seat's view, the legal
 moves, ``play(action)``, the hint, the breakdown, the annotations and the
 seats' names).

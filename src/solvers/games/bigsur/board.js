@@ -9,9 +9,9 @@
 // annotations (solvers.games.bigsur.web.annotate: every Highway's Stretches
 // as the rules find them) and the legal moves; payment finishes and "on top"
 // choices are in the page's list. No rules are computed here.
+import { node, add } from "/static/svg.js";
 export const title = "Big Sur";
 
-const NS = "http://www.w3.org/2000/svg";
 // Scenery and Materials: the terminal's abbreviations, a colour each.
 const SCENERY = { ocean: ["Oc", "#2b6cb0"], forest: ["Fo", "#2f855a"], mountain: ["Mo", "#7b5e44"],
                   flower: ["Fl", "#c2418f"], field: ["Fi", "#d69e2e"] };
@@ -23,19 +23,6 @@ const CW = 74, GAP = 6, STEP = CW + GAP;   // card width, gap between cards
 const HW_H = 70, FULL_H = 104;              // a Highway card; a hand or Depot card (with cost and back)
 const LM_W = 96;                            // a Landmark in the row
 const X0 = 50;                              // where a Highway's first card starts (room for the left end)
-
-function node(tag, attrs = {}, text = null) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
-  if (text !== null) n.textContent = text;
-  return n;
-}
-
-function add(parent, tag, attrs, text) {
-  const n = node(tag, attrs, text);
-  parent.append(n);
-  return n;
-}
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "\u2026" : s);

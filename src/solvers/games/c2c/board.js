@@ -3,9 +3,9 @@
 // location plays the legal move that marks it (with the selected card when
 // circling); clicking a card selects it. Everything comes from ctx: the
 // board (solvers.games.c2c.web.board), the view and the legal moves.
+import { add } from "/static/svg.js";
 export const title = "Coast to Coast";
 
-const NS = "http://www.w3.org/2000/svg";
 const TYPE_FILL = { tree: "#3f9b4a", yellow: "#f2c12e", red: "#d9473f", building: "#8d96a0",
                     city: "#ffffff", monument: "#3b78c2" };
 const HIGHWAY_COLOURS = ["#6c3fb5", "#1f8a8a", "#c46a1a", "#2b6cb0", "#b83280", "#4a5568"];
@@ -14,19 +14,6 @@ const R = 11;
 
 let selectedCard = null;     // the card chosen for the next circle (kept between draws)
 let lastDraw = null;         // [svg, ctx], to redraw when a card is selected
-
-function node(tag, attrs = {}, text = null) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
-  if (text !== null) n.textContent = text;
-  return n;
-}
-
-function add(parent, tag, attrs, text) {
-  const n = node(tag, attrs, text);
-  parent.append(n);
-  return n;
-}
 
 // The legal moves by location: {loc: [{action, move, card}]}.
 function movesByLocation(ctx) {

@@ -10,23 +10,15 @@
 // .annotate: the sets in play, the scoring cards each seat holds, the seat's
 // own with its round-two draw) and the legal moves. No rules are computed
 // here.
+import { add } from "/static/svg.js";
 export const title = "Santa Cruz";
 
-const NS = "http://www.w3.org/2000/svg";
 const SEAT_COLOURS = ["#1f5fbf", "#c62828", "#2e7d32", "#8e24aa"];
 const KIND_FILL = { coast: "#f0dca0", land: "#a8cf8a", volcano: "#c98a6e" };   // face up
 const KIND_DOWN = { coast: "#c9b173", land: "#6f9e57", volcano: "#94543c" };   // face down
 const LETTER = { house: "H", church: "C", lighthouse: "L" };
 const RIVER = "#2b7bd6", ROAD = "#7a6648", BIRD = "#0f766e", HINT = "#7c3aed";
 const KINDS = ["ship", "road", "river", "double"];
-
-function add(parent, tag, attrs = {}, text = null) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
-  if (text !== null) n.textContent = text;
-  parent.append(n);
-  return n;
-}
 
 // A pointy-top hexagon of radius r around (0, 0), as polygon points.
 function hexPoints(r) {

@@ -11,9 +11,9 @@
 // annotations (solvers.games.switchbacks.web.annotate: the rules' runs of
 // consecutive numbers, complete or not, and every seat's points so far) and
 // the legal moves the server listed. No rules are computed here.
+import { add } from "/static/svg.js";
 export const title = "Switchbacks";
 
-const NS = "http://www.w3.org/2000/svg";
 const SEAT_COLOURS = ["#1a5fd0", "#d0312d", "#188038", "#e0a300"];   // as the terminal: blue, red, green, yellow
 const SEAT_LETTERS = "abcd";
 const TRAIL = "#6b3e13";
@@ -25,14 +25,6 @@ const RAMP = [[0, [183, 223, 160]], [0.45, [232, 230, 162]], [0.75, [226, 192, 1
 
 let selectedTile = null;     // the hand tile chosen for the next explore (kept between draws)
 let lastDraw = null;         // [svg, ctx], to redraw when a tile is selected
-
-function add(parent, tag, attrs = {}, text = null) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
-  if (text !== null) n.textContent = text;
-  parent.append(n);
-  return n;
-}
 
 function tileColour(tile, tiles) {
   const t = tiles > 1 ? (tile - 1) / (tiles - 1) : 0;
