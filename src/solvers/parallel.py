@@ -343,12 +343,24 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
     if key not in _REMOTE:
         _REMOTE[key] = ray.remote(num_cpus=1, max_retries=retries)(_ray_call)
     remote = _REMOTE[key]
-    if workers is None:
-        # Every CPU of the cluster, with as many jobs queued again so that no
-        # CPU waits for this process to hand out the next one.
-        window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
-    else:
-        window = workers              # exactly ``workers`` jobs at once
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    group = None
+    if workers is not None and workers < cpus:
+        # Fewer than the cluster has: reserve ``workers`` CPUs for this run
+        # (a placement group) so that no more jobs than that run at once.
+        from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+        group = ray.util.placement_group([{"CPU": 1}] * workers)
+        if not group.wait(CONNECT_TIMEOUT):
+            ray.util.remove_placement_group(group)
+            raise SolversError(f"Ray could not reserve {workers} CPUs within "
+                               f"{CONNECT_TIMEOUT:.0f} s (the cluster is busy)")
+        remote = remote.options(scheduling_strategy=PlacementGroupSchedulingStrategy(group))
+    # As many jobs again as CPUs wait in Ray's queue: a CPU that finishes a
+    # job starts the next one at once on the same warm worker, instead of
+    # waiting for this process to hand it out (a round trip of about 18 ms
+    # a job, measured). Ray runs one job per CPU, so at most ``workers`` run.
+    window = 2 * min(cpus, workers or cpus)
     job_ref = ray.put(job)
     queue = deque(range(len(items)))
     pending: dict[Any, int] = {}
@@ -370,6 +382,11 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
                 yield index, value
         clean = True
     finally:
+        if group is not None:
+            try:
+                ray.util.remove_placement_group(group)
+            except Exception:
+                pass
         if not clean:
             for ref in pending:
                 try:
