@@ -17,8 +17,9 @@ The full runs take hours on a shared machine, so their size is opt-in:
 ``SOLVERS_C2C_STRENGTH_SHUFFLES`` shuffles per challenge (200 for the
 targets), ``SOLVERS_C2C_STRENGTH_DEALS`` deals without a challenge (100),
 ``SOLVERS_C2C_STRENGTH_GAMES`` 3-player games (100). Without them, and under
-``--benchmark-disable`` (CI), each runs on 2 shuffles / deals / games and
-only the bookkeeping is checked (never above hindsight, legal play).
+``--benchmark-disable`` (CI), each runs on 2 shuffles / deals / games with
+small searches (``QUICK_SPECS``) and only the bookkeeping is checked (never
+above hindsight, legal play).
 Every run prints its numbers with the 95% Wilson interval and the baseline
 it is a ratio to.
 """
@@ -42,6 +43,8 @@ REPORT = REPORT_ONLINE
 TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
            ("report", True): 0.85, ("report", False): 0.92}
 SPECS = {"strong": STRONG, "report": REPORT}
+# The quick runs (CI) check the bookkeeping only, with small searches.
+QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50"}
 BUDGET = {"strong": 1.0, "report": 0.05}     # seconds per decision
 
 
@@ -49,6 +52,10 @@ def _size(name: str, full: int) -> tuple[int, bool]:
     if name in os.environ:
         return int(os.environ[name]), False
     return 2, True
+
+
+def _spec(setting: str, quick: bool) -> str:
+    return (QUICK_SPECS if quick else SPECS)[setting]
 
 
 def play(game, deal: list[int], spec: str, seed: int) -> tuple[object, float, int]:
@@ -79,7 +86,7 @@ def bench_challenge_wins(benchmark, setting, challenge):
         outcomes = sorted(ceil.outcomes, key=lambda o: o.index)
         won, spent, decisions = 0, 0.0, 0
         for i, o in enumerate(outcomes):
-            state, s, d = play(game, o.deal, SPECS[setting], seed=i)
+            state, s, d = play(game, o.deal, _spec(setting, quick), seed=i)
             spent, decisions = spent + s, decisions + d
             if state.challenge_won():
                 won += 1
@@ -112,7 +119,7 @@ def bench_mean_score(benchmark, setting):
         total = best_total = 0
         spent, decisions = 0.0, 0
         for i, deal in enumerate(deals):
-            state, s, d = play(game, deal, SPECS[setting], seed=i)
+            state, s, d = play(game, deal, _spec(setting, quick), seed=i)
             spent, decisions = spent + s, decisions + d
             best = hindsight_optimum(deal, time_limit=60).score
             score = state.returns()[0]
@@ -154,15 +161,17 @@ def bench_three_players_against_mcts(benchmark):
     games, quick = _size("SOLVERS_C2C_STRENGTH_GAMES", 100)
     game = solvers.load_game("c2c", players=3)
 
+    strong = _spec("strong", quick)
+
     def run():
         # MCTS gets the time per move the strong player takes, measured on a
         # game of three strong players first.
-        _, spent, decisions = _play_three(game, [STRONG] * 3, seed=10_000)
+        _, spent, decisions = _play_three(game, [strong] * 3, seed=10_000)
         budget = sum(spent) / sum(decisions)
         share = 0.0
         for g in range(games):
             seat = g % 3
-            specs = [STRONG if s == seat else f"mcts:time={budget:.4f}" for s in range(3)]
+            specs = [strong if s == seat else f"mcts:time={budget:.4f}" for s in range(3)]
             returns, _, _ = _play_three(game, specs, seed=g)
             share += returns[seat]
         return share, budget
