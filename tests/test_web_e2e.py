@@ -102,6 +102,19 @@ def test_hint_shows_the_ai_ranking(chromium, web_server, screenshots):
     chromium.save_screenshot(str(screenshots / "play-c2c-hint.png"))
 
 
+def test_ai_seats_are_told_apart_by_name(chromium, web_server):
+    open_play(chromium, web_server, "c2c")
+    start_game(chromium, "c2c", 3, ["ai", "human", "ai"], seed=4, budget=("iterations", 20))
+    settled(chromium)
+    board = chromium.find_element("id", "board").text
+    assert "AI 1 (mcts)" in board and "AI 2 (mcts)" in board and "You" in board, board
+    open_play(chromium, web_server, "c2c")
+    start_game(chromium, "c2c", 2, ["human", "ai"], seed=4, budget=("iterations", 20))
+    settled(chromium)
+    board = chromium.find_element("id", "board").text
+    assert "AI (mcts)" in board and "AI 1" not in board, board
+
+
 def test_stop_during_an_ai_move(chromium, web_server, screenshots):
     open_play(chromium, web_server, "c2c")
     start_game(chromium, "c2c", 1, ["ai"], seed=2, budget=("time", 120))

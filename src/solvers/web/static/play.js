@@ -74,10 +74,16 @@ function budgetFromForm() {
   return kind === "time" ? { time: value } : { iterations: Math.max(1, Math.round(value)) };
 }
 
+// "You" (or "Seat 2 (human)" when several people share the screen), and the
+// AI seats as "AI (mcts)", numbered "AI 1 (mcts)", "AI 2 (mcts)" when several.
 function seatNames() {
-  return g.seats.map((kind, s) => kind === "human"
-    ? (g.seats.filter((k) => k === "human").length > 1 ? `Seat ${s} (human)` : "You")
-    : `AI (${g.agent})`);
+  const count = (kind) => g.seats.filter((k) => (k === "human") === (kind === "human")).length;
+  let ai = 0;
+  return g.seats.map((kind, s) => {
+    if (kind === "human") return count(kind) > 1 ? `Seat ${s} (human)` : "You";
+    ai += 1;
+    return count(kind) > 1 ? `AI ${ai} (${g.agent})` : `AI (${g.agent})`;
+  });
 }
 
 async function newGame() {
