@@ -56,6 +56,13 @@ def _die_once(item: tuple[int, str]) -> int:
     return i * 10
 
 
+def _interval(x: int) -> tuple[float, float]:
+    """When this job ran (it takes a tenth of a second)."""
+    start = time.time()
+    time.sleep(0.1)
+    return start, time.time()
+
+
 def _always_die(x: int) -> int:
     os._exit(4)
 
@@ -125,6 +132,13 @@ def test_a_failing_job_is_reported_with_its_item(request, backend, workers):
         map_jobs(_fail_on_three, range(8), workers=workers, backend=backend)
     assert e.value.index == 3 and e.value.item == 3
     assert str(e.value) == "job 3 (3) failed: ValueError: three is not allowed (got 3)"
+
+
+def test_ray_runs_one_job_at_a_time_with_one_worker(ray_by_value):
+    # The session's instance has 2 CPUs: a run asking for one worker uses one.
+    spans = sorted(map_jobs(_interval, range(8), backend="ray", workers=1))
+    at_once = max(sum(1 for s, e in spans if s < t + 1e-3 < e) for t, _ in spans)
+    assert at_once == 1, spans
 
 
 def test_a_failing_job_exits_1_with_one_line(capsys, monkeypatch):

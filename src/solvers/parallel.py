@@ -347,14 +347,11 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
     group = None
     if workers is not None and workers < cpus:
         # Fewer than the cluster has: reserve ``workers`` CPUs for this run
-        # (a placement group) so that no more jobs than that run at once.
+        # (a placement group) so that no more jobs than that run at once; the
+        # jobs wait until the group is placed, as they would for free CPUs.
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
         group = ray.util.placement_group([{"CPU": 1}] * workers)
-        if not group.wait(CONNECT_TIMEOUT):
-            ray.util.remove_placement_group(group)
-            raise SolversError(f"Ray could not reserve {workers} CPUs within "
-                               f"{CONNECT_TIMEOUT:.0f} s (the cluster is busy)")
         remote = remote.options(scheduling_strategy=PlacementGroupSchedulingStrategy(group))
     # As many jobs again as CPUs wait in Ray's queue: a CPU that finishes a
     # job starts the next one at once on the same warm worker, instead of
