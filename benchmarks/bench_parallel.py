@@ -14,9 +14,9 @@ Under ``--benchmark-disable`` each runs once on a tiny sweep and checks only
 that the backends agree. Each timed run follows a few untimed solves on the
 same backend and worker count, so it measures the steady state (a Ray
 worker's first job imports the library, about 1 s). Timings on a shared
-machine are noisy: the ratios are measured in the same process, back to back. ``bench_atlas_job_costs``
-measures the per-job costs that the README's estimate of a 2,000-shuffle
-atlas is computed from.
+machine are noisy: the ratios are measured in the same process, back to
+back. ``bench_atlas_job_costs`` measures the per-job costs that the
+README's estimate of a 2,000-shuffle atlas is computed from.
 """
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ function drawHighway(svg, y, p, ctx, moves, W) {
   const g = add(svg, "g", { class: "highway", "data-seat": p });
   const band = own ? add(g, "rect", { x: 2, y, width: W - 4, height: 0, rx: 6, fill: "#eef4ff" }) : null;
   const names = ctx.names || [];
-  const name = (names[p] || `Seat ${p}`) + (names.filter((n) => n === names[p]).length > 1 ? ` \u00b7 seat ${p}` : "");
+  const name = names[p] || `Seat ${p}`;
   const top = v.pile_tops[p];
   const pile = v.pile_sizes[p]
     ? `discard pile ${v.pile_sizes[p]} (top #${top}, back ${cap(b.cards[top - 1].material)})` : "no discards";

@@ -77,12 +77,13 @@ function budgetFromForm() {
 // "You" (or "Seat 2 (human)" when several people share the screen), and the
 // AI seats as "AI (mcts)", numbered "AI 1 (mcts)", "AI 2 (mcts)" when several.
 function seatNames() {
-  const count = (kind) => g.seats.filter((k) => (k === "human") === (kind === "human")).length;
+  const humans = g.seats.filter((k) => k === "human").length;
+  const ais = g.seats.length - humans;
   let ai = 0;
   return g.seats.map((kind, s) => {
-    if (kind === "human") return count(kind) > 1 ? `Seat ${s} (human)` : "You";
+    if (kind === "human") return humans > 1 ? `Seat ${s} (human)` : "You";
     ai += 1;
-    return count(kind) > 1 ? `AI ${ai} (${g.agent})` : `AI (${g.agent})`;
+    return ais > 1 ? `AI ${ai} (${g.agent})` : `AI (${g.agent})`;
   });
 }
 
