@@ -14,8 +14,9 @@ Under ``--benchmark-disable`` each runs once on a tiny sweep and checks only
 that the backends agree. Each timed run follows a few untimed solves on the
 same backend and worker count, so it measures the steady state (a Ray
 worker's first job imports the library, about 1 s). Timings on a shared
-machine are noisy: the ratios are measured in the same process, back to
-back. ``bench_atlas_job_costs`` measures the per-job costs that the
+machine are noisy: each ratio compares the best of three runs of each side,
+the two sides taking turns in the same process, so that a busy moment
+costs both sides a run rather than deciding the ratio. ``bench_atlas_job_costs`` measures the per-job costs that the
 README's estimate of a 2,000-shuffle atlas is computed from.
 """
 
@@ -31,6 +32,7 @@ from solvers.parallel import map_jobs
 
 CHALLENGE = "Wrigley Field"
 SHUFFLES = int(os.environ.get("SOLVERS_BENCH_SHUFFLES", "200"))
+REPEATS = int(os.environ.get("SOLVERS_BENCH_REPEATS", "3"))
 
 
 def _outcomes(r):
@@ -53,6 +55,18 @@ def _timed_ceiling(shuffles: int, workers: int, backend: str):
     return time.perf_counter() - start, r
 
 
+def _best_of_turns(shuffles: int, sides: dict, repeats: int) -> dict:
+    """``{name: (best wall time, outcomes)}`` over ``repeats`` rounds in which
+    every side (``name: (workers, backend)``) runs the ceiling once, in turn."""
+    best: dict = {}
+    for _ in range(repeats):
+        for name, (workers, backend) in sides.items():
+            wall, r = _timed_ceiling(shuffles, workers, backend)
+            if name not in best or wall < best[name][0]:
+                best[name] = (wall, _outcomes(r))
+    return best
+
+
 def bench_ray_overhead_per_job(benchmark, ray_instance):
     jobs = 20 if benchmark.disabled else 2000
     items = list(range(-jobs // 2, jobs // 2))
@@ -72,18 +86,19 @@ def bench_ray_overhead_per_job(benchmark, ray_instance):
 
 
 def bench_ceiling_ray_vs_local(benchmark, ray_instance):
-    shuffles = 4 if benchmark.disabled else SHUFFLES
-    local_s, local = _timed_ceiling(shuffles, 2, "local")
-    ray_s, on_ray = benchmark.pedantic(_timed_ceiling, args=(shuffles, 2, "ray"),
-                                       rounds=1, iterations=1)
-    assert _outcomes(on_ray) == _outcomes(local)
+    shuffles, repeats = (4, 1) if benchmark.disabled else (SHUFFLES, REPEATS)
+    best = benchmark.pedantic(_best_of_turns,
+                              args=(shuffles, {"local": (2, "local"), "ray": (2, "ray")}, repeats),
+                              rounds=1, iterations=1)
+    (local_s, local), (ray_s, on_ray) = best["local"], best["ray"]
+    assert on_ray == local
     if benchmark.disabled:
         return
     ratio = ray_s / local_s
     benchmark.extra_info.update({"shuffles": shuffles, "local_s": local_s, "ray_s": ray_s,
-                                 "ratio": ratio, "target_ratio": 1.2})
-    print(f"\n{shuffles} ceiling solves, 2 workers: local {local_s:.1f} s, Ray {ray_s:.1f} s "
-          f"(x{ratio:.2f})")
+                                 "ratio": ratio, "target_ratio": 1.2, "best_of": repeats})
+    print(f"\n{shuffles} ceiling solves, 2 workers, best of {repeats}: local {local_s:.2f} s, "
+          f"Ray {ray_s:.2f} s (x{ratio:.2f})")
     assert ratio <= 1.2
 
 
@@ -91,19 +106,20 @@ def bench_ceiling_ray_vs_local(benchmark, ray_instance):
 def bench_two_workers_scaling(benchmark, request, backend):
     if backend == "ray":
         request.getfixturevalue("ray_instance")
-    shuffles = 4 if benchmark.disabled else SHUFFLES
-    one_s, one = _timed_ceiling(shuffles, 1, backend)
-    two_s, two = benchmark.pedantic(_timed_ceiling, args=(shuffles, 2, backend),
-                                    rounds=1, iterations=1)
-    assert _outcomes(two) == _outcomes(one)
+    shuffles, repeats = (4, 1) if benchmark.disabled else (SHUFFLES, REPEATS)
+    best = benchmark.pedantic(_best_of_turns,
+                              args=(shuffles, {"one": (1, backend), "two": (2, backend)}, repeats),
+                              rounds=1, iterations=1)
+    (one_s, one), (two_s, two) = best["one"], best["two"]
+    assert two == one
     if benchmark.disabled:
         return
     speedup = one_s / two_s
     benchmark.extra_info.update({"shuffles": shuffles, "one_worker_s": one_s,
                                  "two_workers_s": two_s, "speedup": speedup,
-                                 "target_speedup": 1.8})
-    print(f"\n{backend}: {shuffles}-shuffle ceiling, 1 worker {one_s:.1f} s, "
-          f"2 workers {two_s:.1f} s (x{speedup:.2f})")
+                                 "target_speedup": 1.8, "best_of": repeats})
+    print(f"\n{backend}: {shuffles}-shuffle ceiling, best of {repeats}: 1 worker {one_s:.2f} s, "
+          f"2 workers {two_s:.2f} s (x{speedup:.2f})")
     assert speedup >= 1.8
 
 

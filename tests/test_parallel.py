@@ -134,6 +134,23 @@ def test_a_failing_job_is_reported_with_its_item(request, backend, workers):
     assert str(e.value) == "job 3 (3) failed: ValueError: three is not allowed (got 3)"
 
 
+def _fail_on_150(x: int) -> int:
+    if x == 150:
+        raise ValueError("one hundred and fifty")
+    return x
+
+
+def test_a_failing_job_among_many_short_ones_is_reported_with_its_item(ray_by_value):
+    # Short jobs travel to Ray's workers in batches: the error still names its
+    # own item, and every result yielded before it is right.
+    got = []
+    with pytest.raises(JobError) as e:
+        for index, value in run_jobs(_fail_on_150, range(400), workers=2, backend="ray"):
+            got.append((index, value))
+    assert (e.value.index, e.value.item) == (150, 150)
+    assert all(i == v and i != 150 for i, v in got) and len(set(got)) == len(got)
+
+
 def test_ray_runs_one_job_at_a_time_with_one_worker(ray_by_value):
     # The session's instance has 2 CPUs: a run asking for one worker uses one.
     spans = sorted(map_jobs(_interval, range(8), backend="ray", workers=1))

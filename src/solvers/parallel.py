@@ -326,11 +326,26 @@ def ray_shutdown() -> None:
     _RAY_OWNED = False
 
 
-def _ray_call(job: Callable[[Any], Any], index: int, item: Any) -> tuple[str, int, Any, str]:
-    try:
-        return ("ok", index, job(item), "")
-    except Exception as e:
-        return ("error", index, _why(e), traceback.format_exc())
+def _ray_call(job: Callable[[Any], Any], batch: list[tuple[int, Any]]) -> tuple[list, Any, float]:
+    """Run a batch of jobs in a Ray worker: ``(results, error, seconds)``
+    where ``results`` lists ``(index, result)`` and ``error`` is None or
+    ``(index, why, detail)`` for the job that raised (the batch stops there)."""
+    start = time.perf_counter()
+    out = []
+    for index, item in batch:
+        try:
+            out.append((index, job(item)))
+        except Exception as e:
+            return out, (index, _why(e), traceback.format_exc()), time.perf_counter() - start
+    return out, None, time.perf_counter() - start
+
+
+#: Ray hands a worker its next task only once the previous one's answer is
+#: back (about 5 ms a task, measured on this machine), so short jobs travel
+#: in batches of about this many seconds of work (judged from the jobs that
+#: finished so far), and at most ``MAX_BATCH`` jobs.
+BATCH_SECONDS = 0.25
+MAX_BATCH = 64
 
 
 _REMOTE: dict[int, Any] = {}
@@ -353,30 +368,41 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
 
         group = ray.util.placement_group([{"CPU": 1}] * workers)
         remote = remote.options(scheduling_strategy=PlacementGroupSchedulingStrategy(group))
-    # As many jobs again as CPUs wait in Ray's queue: a CPU that finishes a
-    # job starts the next one at once on the same warm worker, instead of
-    # waiting for this process to hand it out (a round trip of about 18 ms
-    # a job, measured). Ray runs one job per CPU, so at most ``workers`` run.
-    window = 2 * min(cpus, workers or cpus)
+    # As many tasks again as CPUs wait in Ray's queue: a CPU that finishes a
+    # task starts the next one on the same warm worker, instead of waiting
+    # for this process to hand it out (a round trip of about 18 ms a task,
+    # measured). Ray runs one task per CPU, so at most ``workers`` run.
+    slots = min(cpus, workers or cpus)
+    window = 2 * slots
     job_ref = ray.put(job)
     queue = deque(range(len(items)))
-    pending: dict[Any, int] = {}
+    pending: dict[Any, list[int]] = {}
+    batch, spent, ran = 1, 0.0, 0       # the first tasks carry one job each
     clean = False
     try:
         while queue or pending:
             while queue and len(pending) < window:
-                index = queue.popleft()
-                pending[remote.remote(job_ref, index, items[index])] = index
+                # No larger than a fair share of what is left, so that the
+                # last batches do not keep one worker busy while others idle.
+                size = max(1, min(batch, len(queue) // window))
+                indices = [queue.popleft() for _ in range(size)]
+                ref = remote.remote(job_ref, [(i, items[i]) for i in indices])
+                pending[ref] = indices
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                index = pending.pop(ref)
+                indices = pending.pop(ref)
                 try:
-                    status, _, value, detail = ray.get(ref)
+                    results, error, seconds = ray.get(ref)
                 except Exception as e:        # the worker died more than retries times
+                    index = indices[0]
                     raise JobError(index, items[index], f"its Ray task failed: {_why(e)[:200]}") from None
-                if status == "error":
-                    raise JobError(index, items[index], value, detail)
-                yield index, value
+                for index, value in results:
+                    yield index, value
+                if error is not None:
+                    index, why, detail = error
+                    raise JobError(index, items[index], why, detail)
+                spent, ran = spent + seconds, ran + len(results)
+                batch = max(1, min(MAX_BATCH, int(BATCH_SECONDS * ran / max(spent, 1e-9))))
         clean = True
     finally:
         if group is not None:
