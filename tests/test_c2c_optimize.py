@@ -60,8 +60,9 @@ def _points(mask):
     return total
 
 
-def mask_brute_force(deal, challenge=None, rounds=2):
-    """The same search on bit masks: cross off, then circle while any card can."""
+def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None):
+    """The same search on bit masks: cross off, then circle while any card can
+    (the setup's cross-off ``setup_cross`` when given)."""
     need = MAP.required_mask(ID[challenge]) if challenge else 0
     cards = [deal[:4]] + [deal[4 + 4 * r: 8 + 4 * r] for r in range(rounds)]
     memo = {}
@@ -78,6 +79,8 @@ def mask_brute_force(deal, challenge=None, rounds=2):
             return _points(circled) if need & ~circled == 0 else None
         best = None
         for k in cards[r]:
+            if r == 0 and setup_cross is not None and k != setup_cross:
+                continue
             if r == 0:
                 start = sum(1 << c for c in cards[0] if c != k)
                 v = round_value(1, start, 1 << k)
@@ -171,6 +174,32 @@ def test_random_short_challenge_matches_exhaustive_search(seed):
     else:
         assert (result.status, result.score) == ("optimal", best)
         check_replay(deal, result, ESB)
+
+
+@pytest.mark.parametrize("deal", [ESB_DEAL, shuffle_deal(ESB, 1)[:12], shuffle_deal(ESB, 4)[:12]])
+def test_a_forced_setup_cross_off_matches_exhaustive_search(deal):
+    results = []
+    for k in deal[:4]:
+        best = mask_brute_force(deal, ESB, rounds=2, setup_cross=k)
+        result = hindsight_optimum(deal, challenge=ESB, rounds=2, cross_off=[k])
+        if best is None:
+            assert (result.status, result.won) == ("infeasible", False)
+        else:
+            assert (result.status, result.score) == ("optimal", best)
+            assert check_replay(deal, result, ESB).sheets[0].crossed >= {k}
+            assert result.plan["setup_cross"] == MAP.locations[k].name
+        results.append(best)
+    # The free optimum is the best of the four forced ones.
+    free = hindsight_optimum(deal, challenge=ESB, rounds=2)
+    scores = [b for b in results if b is not None]
+    assert free.score == (max(scores) if scores else None)
+
+
+def test_cross_off_must_name_one_dealt_card_a_round():
+    with pytest.raises(SolversError, match="cards of the deal"):
+        hindsight_optimum(ESB_DEAL, challenge=ESB, rounds=2, cross_off=[ID[ESB]])
+    with pytest.raises(SolversError, match="one card a round"):
+        hindsight_optimum(ESB_DEAL, challenge=ESB, rounds=2, cross_off=ESB_DEAL[:2])
 
 
 # ---------------------------------------------------------------------------
@@ -441,3 +470,60 @@ def test_malformed_plans_and_options_raise_solvers_error():
         ceiling(None, shuffles=1)
     with pytest.raises(SolversError):
         best_over_shuffles("Wrigley Feld")
+
+
+# ---------------------------------------------------------------------------
+# The setup relaxation: the setup's cross-off chosen on its four cards alone
+# ---------------------------------------------------------------------------
+
+WRIGLEY = MAP.location("Wrigley Field").id
+# Shuffle 2 of seed 0: its setup's four cross-offs win different futures.
+RELAX_SEED = shuffle_seeds(0, 3)[2]
+
+
+def test_winnable_cross_offs_match_one_solve_per_cross_off():
+    from solvers.optimize.c2c_relaxation import _winnable_crosses, future_deals
+
+    setup = shuffle_deal(WRIGLEY, RELAX_SEED)[:4]
+    seen = set()
+    for deal in future_deals(setup, WRIGLEY, MAP, 6, RELAX_SEED):
+        assert deal[:4] == setup and len(set(deal)) == 24 and WRIGLEY not in deal
+        # Independently: each cross-off solved on its own, no beam, no shortcut.
+        direct = {k for k in setup
+                  if hindsight_optimum(deal, WRIGLEY, objective=False, beam_width=0,
+                                       cross_off=[k]).status == "feasible"}
+        assert _winnable_crosses(deal, WRIGLEY, MAP, 30.0) == direct
+        seen.add(frozenset(direct))
+    assert len(seen) > 1          # the futures do not all agree on the cross-off
+
+
+def test_setup_relaxation_lies_between_its_parts_and_repeats_for_a_seed():
+    from solvers.optimize.c2c_relaxation import setup_relaxation
+
+    def run():
+        r = setup_relaxation("Wrigley Field", shuffles=2, futures=3, seed=0)
+        d = r.as_dict()
+        d.pop("wall_time")
+        for o in d["outcomes"]:
+            o.pop("wall_time")
+        return r, d
+
+    r, first = run()
+    assert first == run()[1]
+    for o in r.outcomes:
+        assert max(o.wins.values()) <= o.any_wins <= o.futures
+        assert sum(o.wins.values()) >= o.any_wins
+    assert 0 <= r.bound <= r.ceiling <= 1
+    assert r.ratio == (r.bound / r.ceiling if r.ceiling else 0.0)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"challenge": None}, "name one"),
+    ({"challenge": "Wrigley Field", "shuffles": 0}, "shuffles"),
+    ({"challenge": "Wrigley Field", "futures": 1.5}, "futures"),
+])
+def test_setup_relaxation_refuses_bad_requests(kwargs, message):
+    from solvers.optimize.c2c_relaxation import setup_relaxation
+
+    with pytest.raises(SolversError, match=message):
+        setup_relaxation(**kwargs)

@@ -503,6 +503,12 @@ def _add_plan_hint(model: cp_model.CpModel, sheet: _Sheet, v: _Vars, plan: Plan)
     return True
 
 
+def _crosses_off(plan: Plan, cards: Sequence[int], coast: CoastMap) -> bool:
+    """Whether ``plan`` crosses off every card of ``cards``."""
+    names = {plan["setup_cross"].lower()} | {r["cross"].lower() for r in plan["rounds"]}
+    return all(coast.locations[k].name.lower() in names for k in cards)
+
+
 def beam_plan(deal: Sequence[int], challenge: str | int | None = None,
               map: CoastMap | str | None = None, rounds: int = ROUNDS,
               width: int = 8192) -> tuple[int, Plan] | None:
@@ -540,7 +546,8 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
                       map: CoastMap | str | None = None, rounds: int = ROUNDS,
                       time_limit: float = 30.0, workers: int = 1,
                       hint: Plan | None = None, objective: bool = True,
-                      beam_width: int | None = None) -> HindsightResult:
+                      beam_width: int | None = None,
+                      cross_off: Sequence[int] = ()) -> HindsightResult:
     """The best play of a known deal.
 
     ``deal`` lists card ids: the 4 setup cards, then 4 per round (``rounds``
@@ -551,8 +558,10 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     search finds settles it without the solver). The search starts from
     ``hint`` if given, else from :func:`beam_plan` (``beam_width`` sheets
     kept per move: by default 8192 for the best score and 512 for the
-    yes-or-no question, which measured fastest; 0 turns it off). The plan is replayed through the reference rules before it is
-    returned::
+    yes-or-no question, which measured fastest; 0 turns it off).
+    ``cross_off`` lists dealt cards the plan must cross off (decisions
+    already taken, such as the setup's): the best play given them. The plan
+    is replayed through the reference rules before it is returned::
 
         >>> r = hindsight_optimum(shuffle_deal(None, seed=5)[:12], rounds=2)
         >>> r.status, r.score == r.bound
@@ -570,6 +579,11 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
         beam_width = 8192 if objective else 512
     if not isinstance(beam_width, int) or isinstance(beam_width, bool) or beam_width < 0:
         raise SolversError(f"beam_width should be a count (0: no beam search), not {beam_width!r}")
+    cross_off = list(cross_off)
+    if any(k not in d.round_of for k in cross_off):
+        raise SolversError("cross_off lists cards of the deal")
+    if len({d.round_of[k] for k in cross_off}) != len(cross_off):
+        raise SolversError("cross_off lists one card a round at most")
     required = coast.required_mask(ch) if ch is not None else 0
     sheet = _Sheet(coast, d, required)
     deal_list = d.flat()
@@ -578,8 +592,12 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     except _Impossible:
         return HindsightResult("infeasible", None, False if ch is not None else None, None,
                                None, time.perf_counter() - start, deal_list)
+    for k in cross_off:
+        model.add(v.x[k] == 1)
     if hint is None and beam_width:
         found = beam_plan(deal_list, ch, coast, rounds, beam_width)
+        if found is not None and not _crosses_off(found[1], cross_off, coast):
+            found = None
         if found is not None:
             hint = found[1]
             if not objective:        # a winning plan settles the question
