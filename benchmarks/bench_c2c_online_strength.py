@@ -2,7 +2,8 @@
 
 Targets (issue 13), on the same seeded shuffles for every player:
 
-* the strong player (``STRONG``, at most 1 s a decision on one core): at
+* the strong player (``strong_online``: ``STRONG_CHALLENGE`` in a solo
+  challenge, ``STRONG`` otherwise; at most 1 s a decision on one core): at
   least 0.92 of the ceiling's wins on Wrigley Field and on Cedar Point
   (200 shuffles each), and a mean score at least 0.95 of the hindsight mean
   without a challenge (100 deals);
@@ -12,6 +13,12 @@ Targets (issue 13), on the same seeded shuffles for every player:
 * several players: the strong player wins at least half of 3-player games
   against two copies of ``mcts`` given the same time per move (100 games,
   seats rotated, a shared first place counted as a share).
+
+``bench_setup_relaxation`` measures how much of the ceiling any online
+player can keep at most, by the setup relaxation
+(:mod:`solvers.optimize.c2c_relaxation`): a ratio below a target would put
+that target out of reach. ``SOLVERS_C2C_RELAX_SHUFFLES`` setups (200 for the
+targets) and ``SOLVERS_C2C_RELAX_FUTURES`` re-deals of the rest each (32).
 
 The full runs take hours on a shared machine, so their size is opt-in:
 ``SOLVERS_C2C_STRENGTH_SHUFFLES`` shuffles per challenge (200 for the
@@ -34,15 +41,17 @@ import pytest
 import solvers
 from solvers.agents import load_agent, parse_agent_spec
 from solvers.games.c2c.deal import shuffle_deals
-from solvers.games.c2c.online import STRONG_ONLINE, REPORT_ONLINE
+from solvers.games.c2c.online import REPORT_ONLINE, strong_online
 from solvers.optimize.c2c import ceiling, hindsight_optimum
 from solvers.stats import wilson_interval
 
-STRONG = STRONG_ONLINE
+STRONG = strong_online(challenge=False)
+STRONG_CHALLENGE = strong_online(challenge=True)
 REPORT = REPORT_ONLINE
 TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
            ("report", True): 0.85, ("report", False): 0.92}
 SPECS = {"strong": STRONG, "report": REPORT}
+CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT}
 # The quick runs (CI) check the bookkeeping only, with small searches.
 QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50"}
 BUDGET = {"strong": 1.0, "report": 0.05}     # seconds per decision
@@ -54,8 +63,8 @@ def _size(name: str, full: int) -> tuple[int, bool]:
     return 2, True
 
 
-def _spec(setting: str, quick: bool) -> str:
-    return (QUICK_SPECS if quick else SPECS)[setting]
+def _spec(setting: str, quick: bool, challenge: bool = False) -> str:
+    return (QUICK_SPECS if quick else CHALLENGE_SPECS if challenge else SPECS)[setting]
 
 
 def play(game, deal: list[int], spec: str, seed: int) -> tuple[object, float, int]:
@@ -86,7 +95,7 @@ def bench_challenge_wins(benchmark, setting, challenge):
         outcomes = sorted(ceil.outcomes, key=lambda o: o.index)
         won, spent, decisions = 0, 0.0, 0
         for i, o in enumerate(outcomes):
-            state, s, d = play(game, o.deal, _spec(setting, quick), seed=i)
+            state, s, d = play(game, o.deal, _spec(setting, quick, challenge=True), seed=i)
             spent, decisions = spent + s, decisions + d
             if state.challenge_won():
                 won += 1
@@ -99,11 +108,12 @@ def bench_challenge_wins(benchmark, setting, challenge):
         return
     lo, hi = wilson_interval(wins, shuffles)
     ratio = wins / ceiling_wins if ceiling_wins else 1.0
-    benchmark.extra_info.update({"challenge": challenge, "player": SPECS[setting],
+    benchmark.extra_info.update({"challenge": challenge, "player": CHALLENGE_SPECS[setting],
                                  "shuffles": shuffles, "wins": wins, "ci95": [lo, hi],
                                  "ceiling_wins": ceiling_wins, "ratio": ratio,
                                  "seconds_per_decision": per_decision})
-    print(f"\n{challenge}, {SPECS[setting]}: {wins}/{shuffles} won (95% CI {lo:.1%}-{hi:.1%}), "
+    print(f"\n{challenge}, {CHALLENGE_SPECS[setting]}: {wins}/{shuffles} won "
+          f"(95% CI {lo:.1%}-{hi:.1%}), "
           f"ceiling {ceiling_wins}, ratio {ratio:.3f}; {per_decision * 1000:.0f} ms/decision")
     assert per_decision <= BUDGET[setting]
     assert ratio >= TARGETS[(setting, True)]
@@ -186,6 +196,28 @@ def bench_three_players_against_mcts(benchmark):
     benchmark.extra_info.update({"games": games, "wins": share, "ci95": [lo, hi],
                                  "seconds_per_decision": per_decision})
     assert share / games >= 0.5
+
+
+@pytest.mark.parametrize("challenge", ["Wrigley Field", "Cedar Point"])
+def bench_setup_relaxation(benchmark, challenge):
+    from solvers.optimize.c2c_relaxation import setup_relaxation
+
+    shuffles, quick = _size("SOLVERS_C2C_RELAX_SHUFFLES", 200)
+    futures = 2 if quick else int(os.environ.get("SOLVERS_C2C_RELAX_FUTURES", "32"))
+    r = benchmark.pedantic(setup_relaxation, args=(challenge,),
+                           kwargs={"shuffles": shuffles, "futures": futures, "seed": 0},
+                           rounds=1, iterations=1)
+    assert 0 <= r.bound <= r.ceiling <= 1
+    if quick:
+        return
+    benchmark.extra_info.update({"challenge": challenge, "shuffles": shuffles,
+                                 "futures": futures, "bound": r.bound, "bound_ci95": r.bound_ci95,
+                                 "ceiling": r.ceiling, "ceiling_ci95": r.ceiling_ci95,
+                                 "ratio": r.ratio})
+    print(f"\n{challenge}, {shuffles} setups x {futures} futures: setup relaxation "
+          f"{r.bound:.3f} ({r.bound_ci95[0]:.3f}-{r.bound_ci95[1]:.3f}), ceiling {r.ceiling:.3f} "
+          f"({r.ceiling_ci95[0]:.3f}-{r.ceiling_ci95[1]:.3f}): an online player keeps at most "
+          f"{r.ratio:.3f} of the ceiling")
 
 
 def load_agent_spec(spec: str, game, seed: int):

@@ -29,7 +29,7 @@ import click
 import solvers
 from solvers.errors import SolversError
 from solvers.games.c2c.data import CoastMap
-from solvers.games.c2c.online import STRONG_ONLINE
+from solvers.games.c2c.online import STRONG_CHALLENGE_ONLINE, STRONG_ONLINE, strong_online
 
 from .common import ask_move, make_agent, out, play_until_seat_zero
 
@@ -48,8 +48,10 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Seats; you are seat 0, the others are AI players.")
 @click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
-@click.option("--ai", "ai_spec", default=STRONG_ONLINE, show_default=True,
-              help="The AI for the other seats and for hints, as an agent spec.")
+@click.option("--ai", "ai_spec", default=None, metavar="SPEC",
+              help=f"The AI for the other seats and for hints, as an agent spec "
+                   f"[default: {STRONG_CHALLENGE_ONLINE} in a solo challenge, else "
+                   f"{STRONG_ONLINE}].")
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet in the JSON schema of the built-in one.")
 @click.option("--save", "save_file", metavar="FILE.json", type=click.Path(dir_okay=False),
@@ -57,7 +59,7 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
                    "the end screen offers it too.")
 @click.option("--time-limit", type=click.FloatRange(0.1, 600), default=10.0, show_default=True,
               metavar="S", help="Seconds for the hindsight best of the deal, on the end screen.")
-def play(challenge: str | None, players: int, seed: int | None, ai_spec: str,
+def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | None,
          map_file: str | None, save_file: str | None, time_limit: float) -> None:
     """Play Coast to Coast in the terminal, with the AI's suggestion on request.
 
@@ -77,7 +79,7 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str,
     m = load_map(map_file)
     game = solvers.load_game("c2c", players=players, challenge=challenge, map=m)
     state = game.new_initial_state(seed=seed)
-    ai = make_agent(ai_spec, game, seed)
+    ai = make_agent(ai_spec or strong_online(challenge is not None and players == 1), game, seed)
     ai.check_match()
     required = game.required()
     out.print(f"Coast to Coast, seed {seed}" + (f", challenge {challenge}" if challenge else "")
