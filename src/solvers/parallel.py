@@ -12,6 +12,9 @@ of two backends:
   (``"auto"`` finds one started with ``ray start --head`` on this machine;
   ``"HOST:PORT"`` joins another); without one, ``RAY_ADDRESS`` is honoured,
   and otherwise a local Ray instance is started with ``workers`` CPUs.
+  Short jobs travel to Ray's workers in batches (about a quarter of a
+  second of work each, judged from the jobs already done), since Ray pays a
+  few milliseconds a task.
 
 Seeds belong to the items, never to the workers, so the results do not
 depend on the backend or on how many workers there are::
@@ -395,7 +398,8 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
                     results, error, seconds = ray.get(ref)
                 except Exception as e:        # the worker died more than retries times
                     index = indices[0]
-                    raise JobError(index, items[index], f"its Ray task failed: {_why(e)[:200]}") from None
+                    why = f"its Ray task failed: {_why(e)[:200]}"
+                    raise JobError(index, items[index], why) from None
                 for index, value in results:
                     yield index, value
                 if error is not None:
