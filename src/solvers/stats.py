@@ -1,4 +1,4 @@
-"""Small statistics used by reports: confidence intervals for win rates."""
+"""Small statistics used by reports: confidence intervals for win rates and means."""
 
 from __future__ import annotations
 
@@ -19,3 +19,23 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): a normal interval for the mean; one value gives
+    a zero-width interval.
+
+    >>> mean_interval([1.0, 2.0, 3.0])[0]
+    2.0
+    """
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    from scipy.stats import norm
+
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = float(norm.ppf(0.5 + confidence / 2)) * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)

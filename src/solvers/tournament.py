@@ -37,7 +37,6 @@ time budget) a tournament replays exactly, whatever ``workers``.
 
 from __future__ import annotations
 
-import math
 import time as _time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -45,7 +44,7 @@ from typing import Any
 
 from .errors import SolversError
 from .rng import SplitMix64, seed_from
-from .stats import wilson_interval
+from .stats import mean_interval, wilson_interval
 
 MASK64 = (1 << 64) - 1
 
@@ -126,26 +125,6 @@ class TournamentResult:
             "agents": [a.to_json() for a in self.agents], "shared_wins": self.draws,
             "seconds": round(self.seconds, 3),
         }
-
-
-def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
-    """(mean, low, high): a normal interval for the mean; one value gives
-    a zero-width interval.
-
-    >>> mean_interval([1.0, 2.0, 3.0])[0]
-    2.0
-    """
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, mean, mean)
-    from scipy.stats import norm
-
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = float(norm.ppf(0.5 + confidence / 2)) * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
 
 
 # ------------------------------------------------------------ one game

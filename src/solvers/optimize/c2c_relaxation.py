@@ -29,7 +29,6 @@ can keep (up to sampling)::
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from ..errors import SolversError
 from ..games.c2c.data import CoastMap
 from ..games.c2c.deal import shuffle_deal, shuffle_seeds
 from ..rng import SplitMix64, seed_from
+from ..stats import mean_interval
 from .c2c import SETUP_CARDS, _as_map, _challenge_id, hindsight_optimum, obviously_lost
 
 
@@ -158,13 +158,8 @@ class RelaxationJob:
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, tuple[float, float]]:
-    n = len(xs)
-    if n == 0:
-        return 0.0, (0.0, 1.0)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    half = 1.959963984540054 * sd / math.sqrt(n)
-    return mean, (max(0.0, mean - half), min(1.0, mean + half))
+    mean, low, high = mean_interval(xs) if xs else (0.0, 0.0, 1.0)
+    return mean, (max(0.0, low), min(1.0, high))
 
 
 def setup_relaxation(challenge: str | int, shuffles: int = 100, futures: int = 32, seed: int = 0,
