@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import SolversError
 from ..games.c2c.data import CoastMap
-from ..games.c2c.deal import shuffle_deal, shuffle_seeds
+from ..games.c2c.deal import SOLO_DEAL_LENGTH, shuffle_deal, shuffle_seeds
 from ..rng import SplitMix64, seed_from
 from ..stats import mean_interval
 from .c2c import SETUP_CARDS, _as_map, _challenge_id, hindsight_optimum, obviously_lost
@@ -96,7 +96,7 @@ def future_deals(setup: list[int], challenge: int, coast: CoastMap, count: int,
     rest = [c for c in range(coast.n) if c != challenge and c not in setup]
     rng = SplitMix64(seed_from(seed))
     deals = []
-    need = len(shuffle_deal(challenge, 0, coast)) - SETUP_CARDS
+    need = SOLO_DEAL_LENGTH - SETUP_CARDS
     for _ in range(count):
         cards = list(rest)
         rng.shuffle(cards)
