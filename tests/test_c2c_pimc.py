@@ -145,7 +145,7 @@ FORESIGHT_DEAL = [
 
 def test_wins_a_challenge_deal_that_mcts_loses():
     from solvers.games.c2c.deal import parse_deal
-    from solvers.games.c2c.online import play_deal
+    from solvers.games.c2c.online import play_deal, strong_online
 
     game = solvers.load_game("c2c", challenge="Wrigley Field")
     deal = parse_deal(FORESIGHT_DEAL, game.map, game.challenge)
@@ -156,3 +156,6 @@ def test_wins_a_challenge_deal_that_mcts_loses():
         won, _ = play_deal(game.map, game.challenge, deal, "pimc:samples=8,width=16,refine=16,keep=2",
                            seed)
         assert won
+    # The strong player of solo challenges (MCTS with ten times the iterations) wins it too.
+    for seed in (0, 1):
+        assert play_deal(game.map, game.challenge, deal, strong_online(challenge=True), seed)[0]
