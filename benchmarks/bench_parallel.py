@@ -16,8 +16,9 @@ same backend and worker count, so it measures the steady state (a Ray
 worker's first job imports the library, about 1 s). Timings on a shared
 machine are noisy: each ratio compares the best of three runs of each side,
 the two sides taking turns in the same process, so that a busy moment
-costs both sides a run rather than deciding the ratio. ``bench_atlas_job_costs`` measures the per-job costs that the
-README's estimate of a 2,000-shuffle atlas is computed from.
+costs both sides a run rather than deciding the ratio.
+``bench_atlas_job_costs`` measures the per-job costs that the README's
+estimate of a 2,000-shuffle atlas is computed from.
 """
 
 from __future__ import annotations

@@ -375,8 +375,7 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
     # task starts the next one on the same warm worker, instead of waiting
     # for this process to hand it out (a round trip of about 18 ms a task,
     # measured). Ray runs one task per CPU, so at most ``workers`` run.
-    slots = min(cpus, workers or cpus)
-    window = 2 * slots
+    window = 2 * min(cpus, workers or cpus)
     job_ref = ray.put(job)
     queue = deque(range(len(items)))
     pending: dict[Any, list[int]] = {}
