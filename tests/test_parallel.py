@@ -182,6 +182,42 @@ def test_a_dead_worker_is_retried(request, tmp_path, backend):
     assert Path(marker).exists()             # the worker really died once
 
 
+def _count_runs(item: tuple[int, str]) -> int:
+    """Notes each run of item ``i`` in a file of its own; item 0 kills its
+    worker on its first run (item 1 waits behind it in the same worker)."""
+    i, folder = item
+    runs = Path(folder) / f"{i}-{time.perf_counter_ns()}"
+    runs.write_text("ran")
+    if i == 0 and len(list(Path(folder).glob("0-*"))) == 1:
+        os._exit(3)
+    return i
+
+
+def test_a_job_waiting_behind_a_dead_one_runs_once(tmp_path):
+    got = map_jobs(_count_runs, [(i, str(tmp_path)) for i in range(8)], workers=2, retries=1)
+    assert got == list(range(8))
+    runs = sorted(int(p.name.split("-")[0]) for p in tmp_path.iterdir())
+    assert runs == [0, 0, 1, 2, 3, 4, 5, 6, 7]     # only the dead job ran twice
+
+
+def _pid_interval(x: int) -> tuple[int, float, float]:
+    start = time.time()
+    time.sleep(0.05)
+    return os.getpid(), start, time.time()
+
+
+def test_a_local_worker_starts_its_next_job_without_waiting_for_this_process():
+    """The next job waits in the worker's pipe: a slow reader of the results
+    (0.3 s a result here) does not hold the workers up."""
+    by_worker: dict[int, list[tuple[float, float]]] = {}
+    for _, (pid, start, end) in run_jobs(_pid_interval, range(12), workers=2):
+        by_worker.setdefault(pid, []).append((start, end))
+        time.sleep(0.3)
+    gaps = [b[0] - a[1] for runs in by_worker.values()
+            for a, b in zip(sorted(runs), sorted(runs)[1:])]
+    assert min(gaps) < 0.1
+
+
 def test_a_worker_that_always_dies_stops_the_run():
     with pytest.raises(JobError, match=r"job [01] \([01]\) failed: its worker process died 3 times \(exit code 4\)"):
         map_jobs(_always_die, [0, 1], workers=2, retries=2)

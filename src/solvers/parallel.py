@@ -180,7 +180,7 @@ class _Worker:
         self.process = ctx.Process(target=_worker_main, args=(child, job), daemon=True)
         self.process.start()
         child.close()
-        self.index: int | None = None      # the job it is running
+        self.pending: deque[int] = deque()     # jobs sent, oldest (the running one) first
 
     def stop(self, wait: float) -> None:
         try:
@@ -194,10 +194,19 @@ class _Worker:
         self.conn.close()
 
 
+#: A job waits in its worker's pipe behind the running one only when its
+#: message is this small: a pipe holds it without blocking the sender.
+AHEAD_BYTES = 16 * 1024
+
+
 def _run_local(job: Callable[[T], R], items: list[T], workers: int,
                retries: int) -> Iterator[tuple[int, R]]:
+    """Each worker gets a second job while it runs one (when the job's
+    message is small), so that it starts the next at once instead of
+    waiting a pipe's round trip for this process to answer."""
     import multiprocessing as mp
     from multiprocessing.connection import wait
+    from multiprocessing.reduction import ForkingPickler
 
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     queue = deque(range(len(items)))
@@ -209,15 +218,22 @@ def _run_local(job: Callable[[T], R], items: list[T], workers: int,
         pool = [_Worker(ctx, job) for _ in range(workers)]
 
         def feed(w: _Worker) -> None:
-            if queue:
-                w.index = queue.popleft()
-                attempts[w.index] += 1
-                w.conn.send((w.index, items[w.index]))
+            """Keep ``w`` running a job and, if it fits, one more behind it."""
+            while queue and len(w.pending) < 2:
+                if w.pending and len(queue) <= len(pool):
+                    return          # the last jobs wait for a free worker, not behind a job
+                message = bytes(ForkingPickler.dumps((queue[0], items[queue[0]])))
+                if w.pending and len(message) > AHEAD_BYTES:
+                    return
+                index = queue.popleft()
+                attempts[index] += 1
+                w.pending.append(index)
+                w.conn.send_bytes(message)
 
         for w in pool:
             feed(w)
         while finished < len(items):
-            busy = [w for w in pool if w.index is not None]
+            busy = [w for w in pool if w.pending]
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
             for w in busy:
                 if w.conn in ready or w.conn.poll():
@@ -229,22 +245,23 @@ def _run_local(job: Callable[[T], R], items: list[T], workers: int,
                         if msg[0] == "error":
                             _, index, why, detail = msg
                             raise JobError(index, items[index], why, detail)
-                        w.index = None
+                        w.pending.popleft()
                         finished += 1
                         yield msg[1], msg[2]
                         feed(w)
                         continue
                 if w.process.sentinel in ready and not w.process.is_alive():
-                    index = w.index
-                    assert index is not None
+                    index = w.pending[0]
                     code = w.process.exitcode
                     w.stop(0.0)
+                    for waiting in list(w.pending)[1:]:
+                        attempts[waiting] -= 1       # never started
+                    queue.extendleft(reversed(w.pending))
                     pool[pool.index(w)] = fresh = _Worker(ctx, job)
                     if attempts[index] > retries:
                         raise JobError(index, items[index],
                                        f"its worker process died {attempts[index]} times "
                                        f"(exit code {code})")
-                    queue.appendleft(index)
                     feed(fresh)
         clean = True
     finally:
