@@ -60,9 +60,11 @@ def _points(mask):
     return total
 
 
-def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None):
+def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None, round_one=None):
     """The same search on bit masks: cross off, then circle while any card can
-    (the setup's cross-off ``setup_cross`` when given)."""
+    (the setup's cross-off ``setup_cross`` when given, and round 1's moves
+    ``round_one``, ``(cross-off, {(card, location), ...})``, when given:
+    other moves of that round are not tried)."""
     need = MAP.required_mask(ID[challenge]) if challenge else 0
     cards = [deal[:4]] + [deal[4 + 4 * r: 8 + 4 * r] for r in range(rounds)]
     memo = {}
@@ -80,6 +82,8 @@ def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None):
         best = None
         for k in cards[r]:
             if r == 0 and setup_cross is not None and k != setup_cross:
+                continue
+            if r == 1 and round_one is not None and k != round_one[0]:
                 continue
             if r == 0:
                 start = sum(1 << c for c in cards[0] if c != k)
@@ -101,6 +105,8 @@ def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None):
                 continue
             options = MAP.matches[c] & free
             for l in range(MAP.n):
+                if r == 1 and round_one is not None and (c, l) not in round_one[1]:
+                    continue
                 if options >> l & 1:
                     moved = True
                     v = circle_value(r, circled | 1 << l, crossed, used | 1 << c)
@@ -193,6 +199,59 @@ def test_a_forced_setup_cross_off_matches_exhaustive_search(deal):
     free = hindsight_optimum(deal, challenge=ESB, rounds=2)
     scores = [b for b in results if b is not None]
     assert free.score == (max(scores) if scores else None)
+
+
+def _random_first_round(deal, challenge, seed):
+    """A legal setup and round 1 on ``deal`` (random moves, reference rules):
+    the plan so far and round 1's moves as (cross-off, {(card, location)})."""
+    import random
+
+    from solvers.games.c2c.reference import CoastToCoast
+
+    state = CoastToCoast(players=1, challenge=ID[challenge] if challenge else None,
+                         map=MAP).state_from_deal(list(deal))
+    rng = random.Random(seed)
+    while state.round <= 1:
+        if state.is_chance_node():
+            state.apply_seeded_chance()
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    plan = state.plan()
+    one = plan["rounds"][0]
+    return plan, (ID[one["cross"]], {(ID[c], ID[w]) for c, w in one["circles"] if w})
+
+
+@pytest.mark.parametrize("challenge,deal", [
+    (None, shuffle_deal(None, 2)[:12]), (None, shuffle_deal(None, 9)[:12]),
+    (ESB, ESB_DEAL), (ESB, shuffle_deal(ESB, 1)[:12]), (ESB, shuffle_deal(ESB, 4)[:12])])
+def test_moves_already_played_match_exhaustive_search(challenge, deal):
+    for seed in range(3):
+        plan, one = _random_first_round(deal, challenge, seed)
+        best = mask_brute_force(deal, challenge, rounds=2, setup_cross=ID[plan["setup_cross"]],
+                                round_one=one)
+        result = hindsight_optimum(deal, challenge=challenge, rounds=2, played=plan)
+        if best is None:
+            assert (result.status, result.won) == ("infeasible", False)
+        else:
+            assert (result.status, result.score) == ("optimal", best)
+            replayed = check_replay(deal, result, challenge)
+            got = result.plan["rounds"][0]          # the same moves, in any order
+            assert got["cross"] == plan["rounds"][0]["cross"]
+            assert sorted(map(tuple, got["circles"])) == sorted(map(tuple, plan["rounds"][0]["circles"]))
+            assert replayed.sheets[0].crossed >= {ID[plan["setup_cross"]], one[0]}
+
+
+def test_played_must_fit_the_deal():
+    plan, _ = _random_first_round(ESB_DEAL, ESB, 0)
+    other = next(MAP.locations[k].name for k in range(MAP.n) if k not in ESB_DEAL)
+    for bad, why in [({**plan, "setup_cross": other}, "not a card of the setup"),
+                     ({"setup_cross": plan["setup_cross"],
+                       "rounds": [{**plan["rounds"][0], "cross": other}]}, "not a card of round 1"),
+                     ({"setup_cross": plan["setup_cross"], "rounds": plan["rounds"] * 3},
+                      "3 rounds; the deal has 2"),
+                     ("round one", "should be a plan")]:
+        with pytest.raises(SolversError, match=why):
+            hindsight_optimum(ESB_DEAL, challenge=ESB, rounds=2, played=bad)
 
 
 def test_cross_off_must_name_one_dealt_card_a_round():

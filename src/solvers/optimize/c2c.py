@@ -503,6 +503,59 @@ def _add_plan_hint(model: cp_model.CpModel, sheet: _Sheet, v: _Vars, plan: Plan)
     return True
 
 
+def _played_moves(d: Deal, coast: CoastMap, plan: Plan) -> tuple[set[int], set[int],
+                                                                  set[tuple[int, int]]]:
+    """The moves ``plan`` made, checked against the deal: (the cards of its
+    setup and rounds, those crossed off, the (card, location) circles)."""
+    ids = {l.name.lower(): l.id for l in coast.locations}
+
+    def card(name: Any, cards: Sequence[int], where: str) -> int:
+        k = ids.get(name.lower()) if isinstance(name, str) else None
+        if k is None or k not in cards:
+            raise SolversError(f"played: {name!r} is not a card of {where}")
+        return k
+
+    if not isinstance(plan, dict) or not isinstance(plan.get("rounds"), list):
+        raise SolversError("played should be a plan: {'setup_cross': ..., 'rounds': [...]}")
+    if len(plan["rounds"]) > d.rounds:
+        raise SolversError(f"played has {len(plan['rounds'])} rounds; the deal has {d.rounds}")
+    cards = set(d.cards[0])
+    crossed = {card(plan.get("setup_cross"), d.cards[0], "the setup")}
+    circles: set[tuple[int, int]] = set()
+    for r, rnd in enumerate(plan["rounds"], start=1):
+        cards |= set(d.cards[r])
+        crossed.add(card(rnd.get("cross"), d.cards[r], f"round {r}"))
+        for c, w in rnd.get("circles", []):
+            c = card(c, d.cards[r], f"round {r}")
+            if w is not None:
+                if not isinstance(w, str) or w.lower() not in ids:
+                    raise SolversError(f"played: unknown location {w!r}")
+                circles.add((c, ids[w.lower()]))
+    return cards, crossed, circles
+
+
+def _fixed_literals(v: _Vars, cards: set[int], crossed: set[int],
+                    circles: set[tuple[int, int]]) -> list[tuple[Any, bool]]:
+    """The model's cross-off and circle literals of ``cards``, with the values
+    the played moves give them (the later cards' literals stay free)."""
+    out = [(lit, k in crossed) for k, lit in v.x.items() if k in cards]
+    out += [(lit, key in circles) for key, lit in v.a.items() if key[0] in cards]
+    return out
+
+
+def _follows(plan: Plan, coast: CoastMap, cards: set[int], crossed: set[int],
+             circles: set[tuple[int, int]]) -> bool:
+    """Whether ``plan`` makes the played moves (the same cross-offs and
+    circles with the played rounds' cards)."""
+    ids = {l.name.lower(): l.id for l in coast.locations}
+    own_crossed = {ids[plan["setup_cross"].lower()]} | {ids[r["cross"].lower()]
+                                                       for r in plan["rounds"]}
+    own_circles = {(ids[c.lower()], ids[w.lower()]) for r in plan["rounds"]
+                   for c, w in r["circles"] if w is not None}
+    return (own_crossed & cards == crossed
+            and {p for p in own_circles if p[0] in cards} == circles)
+
+
 def _crosses_off(plan: Plan, cards: Sequence[int], coast: CoastMap) -> bool:
     """Whether ``plan`` crosses off every card of ``cards``."""
     names = {plan["setup_cross"].lower()} | {r["cross"].lower() for r in plan["rounds"]}
@@ -547,7 +600,8 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
                       time_limit: float = 30.0, workers: int = 1,
                       hint: Plan | None = None, objective: bool = True,
                       beam_width: int | None = None,
-                      cross_off: Sequence[int] = ()) -> HindsightResult:
+                      cross_off: Sequence[int] = (),
+                      played: Plan | None = None) -> HindsightResult:
     """The best play of a known deal.
 
     ``deal`` lists card ids: the 4 setup cards, then 4 per round (``rounds``
@@ -560,8 +614,12 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     kept per move: by default 8192 for the best score and 512 for the
     yes-or-no question, which measured fastest; 0 turns it off).
     ``cross_off`` lists dealt cards the plan must cross off (decisions
-    already taken, such as the setup's): the best play given them. The plan
-    is replayed through the reference rules before it is returned::
+    already taken, such as the setup's): the best play given them.
+    ``played`` is a plan of the setup and the first rounds (the JSON
+    contract, as a game's ``plan()`` gives it midway): those moves are
+    fixed and the rest is played best, so a status ``"infeasible"`` says
+    the challenge was already lost after them. The plan is replayed
+    through the reference rules before it is returned::
 
         >>> r = hindsight_optimum(shuffle_deal(None, seed=5)[:12], rounds=2)
         >>> r.status, r.score == r.bound
@@ -594,9 +652,15 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
                                None, time.perf_counter() - start, deal_list)
     for k in cross_off:
         model.add(v.x[k] == 1)
+    fixed = _played_moves(d, coast, played) if played is not None else None
+    if fixed is not None:
+        for lit, value in _fixed_literals(v, *fixed):
+            model.add(lit == int(value))
     if hint is None and beam_width:
         found = beam_plan(deal_list, ch, coast, rounds, beam_width)
         if found is not None and not _crosses_off(found[1], cross_off, coast):
+            found = None
+        if found is not None and fixed is not None and not _follows(found[1], coast, *fixed):
             found = None
         if found is not None:
             hint = found[1]
