@@ -22,7 +22,7 @@ from .data import CoastMap
 # player of the challenge reports (a few milliseconds a decision). Measured
 # on 200 shuffles of Wrigley Field and of Cedar Point (seed 0; README):
 # pimc won 92 and 66 of the 129 and 104 that hindsight wins, MCTS with
-# 20,000 iterations 88 and 80 at a quarter of pimc's time (100,000 won no
+# 20,000 iterations 92 and 79 at a quarter of pimc's time (100,000 won no
 # more); without a challenge pimc keeps 0.92 of the hindsight mean score,
 # MCTS 0.87, and with several players pimc is the stronger.
 STRONG_ONLINE = "pimc:samples=32,width=64,refine=64,keep=4"
