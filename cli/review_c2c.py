@@ -41,7 +41,8 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
 
     \b
     The score you made, the best score with hindsight on the same deal,
-    whether the challenge could have been won, and the decisions that cost
+    whether the challenge could have been won (and, if you lost it, in which
+    round it was lost), and the decisions that cost
     the most by the online player's estimate at that moment (seeing only the
     cards you had seen), each with the move it prefers.
     \b
@@ -63,6 +64,10 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
         proven = "proven" if r.hindsight_status == "optimal" else f"best found, {r.hindsight_status}"
         out.print(f"With hindsight: {r.hindsight_score} ({proven})"
                   + ("; the challenge could have been won" if r.hindsight_won else ""))
+    if r.lost_in_round is not None:
+        when = "at the setup" if r.lost_in_round == 0 else f"in round {r.lost_in_round}"
+        out.print(f"It was lost {when}: after those moves no play could win it "
+                  "(hindsight, with your moves so far fixed).")
     worst = r.costliest(top)
     if not worst:
         out.print("No decision cost anything by the online player's estimate.")

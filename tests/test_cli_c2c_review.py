@@ -10,11 +10,11 @@ from cli_helpers import one_error_line, run
 from solvers.agents import load_agent
 
 
-def played_game(challenge, seed, players=1, stop=None):
-    """A game played by the greedy agent, as `play --save` writes it."""
+def played_game(challenge, seed, players=1, stop=None, kind="greedy", **options):
+    """A game played by an agent (greedy unless told), as `play --save` writes it."""
     game = solvers.load_game("c2c", players=players, challenge=challenge)
     state = game.new_initial_state(seed=seed)
-    agent = load_agent("greedy", game, seed=1)
+    agent = load_agent(kind, game, seed=1, **options)
     moves = []
     while not state.is_terminal() and (stop is None or len(moves) < stop):
         action = state.seeded_outcome() if state.is_chance_node() else agent.step(state)
@@ -61,6 +61,43 @@ def test_review_names_a_costly_blunder(capsys, tmp_path):
     assert code == 0, err
     assert "could have been won" in out
     assert "prefer" in out
+
+
+def test_review_names_the_round_that_lost_the_challenge(capsys, tmp_path):
+    from solvers.games.c2c.plan import replay_plan
+    from solvers.optimize.c2c import hindsight_optimum
+
+    # Gateway Arch, seed 4: MCTS with 200 iterations loses it, hindsight wins it.
+    record, final = played_game("Gateway Arch", 4, kind="mcts", iterations=200)
+    assert final.challenge_won() is False
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "c2c", "review", path, "--json", "--samples", "4")
+    assert code == 0, err
+    r = json.loads(out)["hindsight"]["lost_in_round"]
+    assert r is not None and r > 0
+    deal = [final.map.location(m[len("deal "):]).id for m in record["moves"]
+            if m.startswith("deal ")]
+    plan = final.plan(0)
+    # Before round r's moves a win was still there: a plan that keeps the
+    # moves so far and wins, checked by replaying it with the rules.
+    if r > 0:
+        kept = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r - 1]}
+        best = hindsight_optimum(deal, challenge="Gateway Arch", objective=False, played=kept)
+        assert best.won and replay_plan(deal, best.plan, "Gateway Arch").challenge_won()
+        assert best.plan["setup_cross"] == plan["setup_cross"]
+    # After them, none.
+    lost = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r]}
+    assert hindsight_optimum(deal, challenge="Gateway Arch", played=lost).status == "infeasible"
+    code, out, err = run(capsys, "c2c", "review", path, "--samples", "4")
+    when = "at the setup" if r == 0 else f"in round {r}"
+    assert f"It was lost {when}" in out
+    # A won challenge has no such round.
+    won, state = played_game("The Alamo", 1, kind="mcts", iterations=200)
+    assert state.challenge_won()
+    path.write_text(json.dumps(won))
+    code, out, err = run(capsys, "c2c", "review", path, "--json", "--samples", "4")
+    assert json.loads(out)["hindsight"]["lost_in_round"] is None
 
 
 def _bad(tmp_path, content):

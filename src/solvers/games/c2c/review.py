@@ -6,6 +6,10 @@ JSON that ``solve c2c play --save`` writes: ``game``, ``players``,
 ``options`` (the challenge), ``seed`` and every move from the start in
 words, the cards dealt among them.
 
+When a challenge was lost that hindsight wins, the review also names the
+round after whose moves no play could win it any more (hindsight with the
+moves so far fixed: which round lost it, not whether that was bad play).
+
 The cost of a decision is judged as the player could have judged it then,
 by the strong online player's own estimate
 (:mod:`solvers.agents.c2c_pimc`: the same re-dealt futures for every legal
@@ -68,6 +72,9 @@ class Review:
     hindsight_score: int | None
     hindsight_won: bool | None
     decisions: list[Decision] = field(default_factory=list)
+    #: With a challenge lost that hindsight wins: the round (0: the setup)
+    #: after whose moves no play could win it any more.
+    lost_in_round: int | None = None
 
     def costliest(self, top: int) -> list[Decision]:
         """The ``top`` decisions that cost the most (ties: the earlier first)."""
@@ -78,7 +85,7 @@ class Review:
         return {
             "challenge": self.challenge, "deal": self.deal, "score": self.score, "won": self.won,
             "hindsight": {"status": self.hindsight_status, "score": self.hindsight_score,
-                          "won": self.hindsight_won},
+                          "won": self.hindsight_won, "lost_in_round": self.lost_in_round},
             "costliest": [{"decision": d.index, "round": d.round, "played": d.played,
                            "preferred": d.preferred, "cost": round(d.cost, 2),
                            "played_value": round(d.played_value, 2),
@@ -141,6 +148,9 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
                                           state.action_to_string(action), 0.0, 0.0, None, None))
         state.apply_action(action)
     hs = hindsight_optimum(deal, challenge=game.challenge, map=game.map, time_limit=time_limit)
+    lost_in = None
+    if challenge and hs.won and not final.challenge_won():
+        lost_in = _decisive_round(deal, game, final.plan(0), time_limit)
     return Review(
         challenge=names[game.challenge] if challenge else None,
         deal=[names[c] for c in deal],
@@ -150,4 +160,22 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         hindsight_score=hs.score,
         hindsight_won=hs.won,
         decisions=decisions,
+        lost_in_round=lost_in,
     )
+
+
+def _decisive_round(deal: list[int], game: Any, plan: dict, time_limit: float) -> int | None:
+    """The first round (0: the setup) after whose moves ``deal`` could no
+    longer win the challenge, by hindsight with the moves so far fixed; None
+    when a solve ran out of time before that was settled."""
+    from ...optimize.c2c import hindsight_optimum
+
+    for r in range(len(plan["rounds"]) + 1):
+        moves = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r]}
+        result = hindsight_optimum(deal, challenge=game.challenge, map=game.map, objective=False,
+                                   played=moves, time_limit=time_limit)
+        if result.status == "infeasible":
+            return r
+        if result.won is not True:
+            return None
+    return None
