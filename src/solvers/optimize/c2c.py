@@ -468,12 +468,19 @@ def _extract_plan(solver: cp_model.CpSolver, sheet: _Sheet, v: _Vars) -> Plan:
     return {"setup_cross": names[crosses[0]], "rounds": rounds}
 
 
-def _plan_literals(sheet: _Sheet, v: _Vars, plan: Plan) -> list[tuple[Any, bool]]:
-    """The cross-off and circle literals of ``plan``, each with its value."""
-    ids = {l.name.lower(): l.id for l in sheet.map.locations}
+def _moves_of(plan: Plan, coast: CoastMap) -> tuple[set[int], set[tuple[int, int]]]:
+    """A legal plan's moves: the locations it crosses off, its (card,
+    location) circles."""
+    ids = {l.name.lower(): l.id for l in coast.locations}
     crossed = {ids[plan["setup_cross"].lower()]} | {ids[r["cross"].lower()] for r in plan["rounds"]}
     pairs = {(ids[c.lower()], ids[w.lower()]) for r in plan["rounds"]
              for c, w in r["circles"] if w is not None}
+    return crossed, pairs
+
+
+def _plan_literals(sheet: _Sheet, v: _Vars, plan: Plan) -> list[tuple[Any, bool]]:
+    """The cross-off and circle literals of ``plan``, each with its value."""
+    crossed, pairs = _moves_of(plan, sheet.map)
     out = [(lit, k in crossed) for k, lit in v.x.items()]
     out += [(lit, key in pairs) for key, lit in v.a.items()]
     return out
@@ -547,11 +554,7 @@ def _follows(plan: Plan, coast: CoastMap, cards: set[int], crossed: set[int],
              circles: set[tuple[int, int]]) -> bool:
     """Whether ``plan`` makes the played moves (the same cross-offs and
     circles with the played rounds' cards)."""
-    ids = {l.name.lower(): l.id for l in coast.locations}
-    own_crossed = {ids[plan["setup_cross"].lower()]} | {ids[r["cross"].lower()]
-                                                       for r in plan["rounds"]}
-    own_circles = {(ids[c.lower()], ids[w.lower()]) for r in plan["rounds"]
-                   for c, w in r["circles"] if w is not None}
+    own_crossed, own_circles = _moves_of(plan, coast)
     return (own_crossed & cards == crossed
             and {p for p in own_circles if p[0] in cards} == circles)
 
