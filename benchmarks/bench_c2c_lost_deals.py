@@ -5,8 +5,8 @@ For each shuffle (seed 0) that hindsight wins and the strong challenge player
 (``strong_online(challenge=True)``) loses:
 
 1. the decisive round: the first round after whose moves the real deal can
-   no longer be won (``hindsight_optimum(played=...)``, CP-SAT with the moves
-   so far fixed);
+   no longer be won (``decisive_round``: CP-SAT with the moves so far
+   fixed);
 2. at that round's first decision, every distinct sheet the round could end
    with (its circles and cross-offs), judged two ways: on the real deal (can
    it still be won?) and as the player could have judged it, on
@@ -44,7 +44,7 @@ from solvers.games.c2c.challenges import challenge_id
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.online import strong_online
-from solvers.optimize.c2c import ceiling, hindsight_optimum
+from solvers.optimize.c2c import ceiling, decisive_round, hindsight_optimum
 from solvers.parallel import default_workers, run_jobs
 
 CLOSE = 0.1
@@ -67,7 +67,7 @@ class LostDeal:
         kind, options = parse_agent_spec(self.spec)
         agent = load_agent(kind, game, **{**options, "seed": index})
         state = game.state_from_deal(deal)
-        starts, plans, ends = {}, {}, {}   # each round's first decision; its end, as a plan and a state
+        starts, ends = {}, {}          # each round's first decision; its end
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(state.seeded_outcome())
@@ -76,10 +76,11 @@ class LostDeal:
             r = state.round
             state.apply_action(agent.step(state))
             if state.is_terminal() or state.round != r:
-                plans[r], ends[r] = state.plan(0), state.clone()
+                ends[r] = state.clone()
         if state.challenge_won():
             return None
-        decisive = next(r for r in sorted(plans) if not self._winnable(deal, plans[r]))
+        decisive = decisive_round(deal, state.plan(0), self.challenge)
+        assert decisive is not None, f"shuffle {index}: when it was lost is not settled"
         played = _sheet_key(ends[decisive])
         judged = []
         for key, (before, last, end) in _round_ends(starts[decisive]).items():

@@ -797,6 +797,23 @@ class ShuffleJob:
         return _decide_shuffle(index, seed, self.challenge, self.coast, self.time_limit)
 
 
+def decisive_round(deal: Sequence[int], plan: Plan, challenge: str | int,
+                   map: CoastMap | str | None = None, time_limit: float = 30.0) -> int | None:
+    """The first round (0: the setup) after whose moves of ``plan`` the deal
+    could no longer win ``challenge`` (hindsight with the moves so far fixed,
+    :func:`hindsight_optimum` ``played=``); None when it never became lost
+    or a solve ran out of time before that was settled."""
+    for r in range(len(plan["rounds"]) + 1):
+        moves = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r]}
+        result = hindsight_optimum(deal, challenge=challenge, map=map, objective=False,
+                                   played=moves, time_limit=time_limit)
+        if result.status == "infeasible":
+            return r
+        if result.won is not True:
+            return None
+    return None
+
+
 def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: int | None = 1,
             time_limit: float = 30.0, map: CoastMap | str | None = None,
             progress: Callable[[int, int, ShuffleOutcome], None] | None = None,
@@ -851,7 +868,7 @@ def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: i
 from .c2c_shuffles import BestOverShuffles, best_over_shuffles  # noqa: E402  (re-export)
 
 __all__ = [
-    "Deal", "HindsightResult", "hindsight_optimum", "beam_plan", "replay_plan", "shuffle_deal",
+    "Deal", "HindsightResult", "hindsight_optimum", "decisive_round", "beam_plan", "replay_plan", "shuffle_deal",
     "obviously_lost", "ShuffleOutcome", "ShuffleJob", "CeilingResult", "ceiling", "wilson_interval",
     "shuffle_seeds", "BestOverShuffles", "best_over_shuffles",
 ]

@@ -110,7 +110,7 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     """
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
-    from ...optimize.c2c import hindsight_optimum
+    from ...optimize.c2c import decisive_round, hindsight_optimum
 
     if not isinstance(record, dict):
         raise SolversError("a saved game should be a JSON object")
@@ -150,7 +150,7 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     hs = hindsight_optimum(deal, challenge=game.challenge, map=game.map, time_limit=time_limit)
     lost_in = None
     if challenge and hs.won and not final.challenge_won():
-        lost_in = _decisive_round(deal, game, final.plan(0), time_limit)
+        lost_in = decisive_round(deal, final.plan(0), game.challenge, game.map, time_limit)
     return Review(
         challenge=names[game.challenge] if challenge else None,
         deal=[names[c] for c in deal],
@@ -163,19 +163,3 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         lost_in_round=lost_in,
     )
 
-
-def _decisive_round(deal: list[int], game: Any, plan: dict, time_limit: float) -> int | None:
-    """The first round (0: the setup) after whose moves ``deal`` could no
-    longer win the challenge, by hindsight with the moves so far fixed; None
-    when a solve ran out of time before that was settled."""
-    from ...optimize.c2c import hindsight_optimum
-
-    for r in range(len(plan["rounds"]) + 1):
-        moves = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r]}
-        result = hindsight_optimum(deal, challenge=game.challenge, map=game.map, objective=False,
-                                   played=moves, time_limit=time_limit)
-        if result.status == "infeasible":
-            return r
-        if result.won is not True:
-            return None
-    return None
