@@ -44,6 +44,7 @@ from solvers.games.c2c.challenges import challenge_id
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.online import strong_online
+from solvers.games.c2c.review import round_ends, sheet_key
 from solvers.optimize.c2c import ceiling, decisive_round, hindsight_optimum
 from solvers.parallel import default_workers, run_jobs
 
@@ -81,9 +82,9 @@ class LostDeal:
             return None
         decisive = decisive_round(deal, state.plan(0), self.challenge)
         assert decisive is not None, f"shuffle {index}: when it was lost is not settled"
-        played = _sheet_key(ends[decisive])
+        played = sheet_key(ends[decisive])
         judged = []
-        for key, (before, last, end) in _round_ends(starts[decisive]).items():
+        for key, (before, last, end) in round_ends(starts[decisive]).items():
             if end.is_terminal():
                 share = 1.0 if end.challenge_won() else 0.0
             else:
@@ -98,31 +99,6 @@ class LostDeal:
     def _winnable(self, deal: list[int], plan: dict) -> bool:
         return bool(hindsight_optimum(deal, challenge=self.challenge, objective=False,
                                       played=plan).won)
-
-
-def _sheet_key(state) -> tuple[frozenset, frozenset]:
-    sheet = state.sheets[0]
-    return frozenset(sheet.circled), frozenset(sheet.crossed)
-
-
-def _round_ends(start) -> dict:
-    """Every distinct sheet the round under way can end with, from ``start``:
-    ``{(circled, crossed): (state before the round's last move, that move,
-    state at the round's end)}``."""
-    found: dict = {}
-    r = start.round
-
-    def walk(s, before, last):
-        if s.is_chance_node() or s.is_terminal() or s.round != r:
-            found.setdefault(_sheet_key(s), (before, last, s))
-            return
-        for a in s.legal_actions():
-            t = s.clone()
-            t.apply_action(a)
-            walk(t, s, a)
-
-    walk(start, None, None)
-    return found
 
 
 def _verdict(row: dict) -> str:

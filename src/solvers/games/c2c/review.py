@@ -96,6 +96,47 @@ class Review:
         }
 
 
+def sheet_key(state: Any, player: int = 0) -> tuple[frozenset, frozenset, frozenset]:
+    """A sheet as what it scores and allows: its circles, cross-offs and
+    exact matches (the order they were made in left out)."""
+    sheet = state.sheets[player]
+    return frozenset(sheet.circled), frozenset(sheet.crossed), frozenset(sheet.exact)
+
+
+def round_ends(start: Any) -> dict[tuple[frozenset, frozenset, frozenset], tuple[Any, int, Any]]:
+    """Every distinct sheet the solo round under way can end with, from
+    ``start`` (a decision of that round, on the kernel or the reference):
+    ``{sheet_key: (state before the round's last move, that move, state at
+    the round's end)}``, the first way found of reaching each sheet.
+
+    No card is revealed within a round, so the round's moves can be chosen
+    as a whole: these are the choices a player has, and judging each end on
+    re-dealt futures judges the round as one decision.
+
+        >>> import solvers
+        >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
+        >>> state.apply_seeded_chance()
+        >>> len(round_ends(state))      # the setup: cross off one of four
+        4
+    """
+    found: dict = {}
+    r = start.round
+
+    def walk(s: Any, before: Any, last: Any) -> None:
+        if s.is_chance_node() or s.is_terminal() or s.round != r:
+            found.setdefault(sheet_key(s), (before, last, s))
+            return
+        for a in s.legal_actions():
+            t = s.clone()
+            t.apply_action(a)
+            walk(t, s, a)
+
+    if start.is_chance_node() or start.is_terminal():
+        raise SolversError("round_ends starts from a player's decision")
+    walk(start, None, None)
+    return found
+
+
 def _expected(rate: float, mean: float, challenge: bool) -> float:
     return rate * mean if challenge else mean
 
