@@ -42,7 +42,8 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
     \b
     The score you made, the best score with hindsight on the same deal,
     whether the challenge could have been won (and, if you lost it, in which
-    round it was lost), and the decisions that cost
+    round it was lost; without a challenge, the points each round left
+    behind against hindsight), and the decisions that cost
     the most by the online player's estimate at that moment (seeing only the
     cards you had seen), each with the move it prefers.
     \b
@@ -68,6 +69,11 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
         when = "at the setup" if r.lost_in_round == 0 else f"in round {r.lost_in_round}"
         out.print(f"It was lost {when}: after those moves no play could win it "
                   "(hindsight, with your moves so far fixed).")
+    if r.points_lost is not None:
+        stages = ["setup"] + [f"round {k}" for k in range(1, len(r.points_lost))]
+        out.print("Points left behind against hindsight (the best score still possible after "
+                  "each stage's moves): "
+                  + ", ".join(f"{s} {p}" for s, p in zip(stages, r.points_lost)) + ".")
     worst = r.costliest(top)
     if not worst:
         out.print("No decision cost anything by the online player's estimate.")

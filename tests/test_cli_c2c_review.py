@@ -100,6 +100,64 @@ def test_review_names_the_round_that_lost_the_challenge(capsys, tmp_path):
     assert json.loads(out)["hindsight"]["lost_in_round"] is None
 
 
+def _record_of_plan(seed, plan):
+    """A saved solo game (no challenge) whose moves are ``plan``'s."""
+    game = solvers.load_game("c2c")
+    state = game.new_initial_state(seed=seed)
+    loc = {l.name: l.id for l in game.map.locations}
+    n = game.map.n
+    actions = [loc[plan["setup_cross"]]]
+    for rnd in plan["rounds"]:
+        actions.append(loc[rnd["cross"]])
+        actions += [n + loc[card] * n + loc[where] for card, where in rnd["circles"] if where]
+    moves = []
+    for action in actions:
+        while state.is_chance_node():
+            moves.append(state.action_to_string(state.seeded_outcome()))
+            state.apply_action(state.seeded_outcome())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    assert state.is_terminal()
+    return {"game": "c2c", "players": 1, "options": {}, "seed": seed, "moves": moves}, state
+
+
+def test_review_says_what_each_round_left_behind(capsys, tmp_path):
+    from solvers.optimize.c2c import hindsight_optimum
+
+    record, final = played_game(None, 5)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "c2c", "review", path, "--json", "--samples", "4")
+    assert code == 0, err
+    got = json.loads(out)
+    lost, best = got["hindsight"]["points_lost_by_round"], got["hindsight"]["score"]
+    assert len(lost) == 6 and min(lost) >= 0 and sum(lost) == best - got["score"] > 0
+    deal = [final.map.location(m[len("deal "):]).id for m in record["moves"]
+            if m.startswith("deal ")]
+    # The setup's share another way: the best play with its cross-off forced.
+    setup = final.map.location(final.plan(0)["setup_cross"]).id
+    assert lost[0] == best - hindsight_optimum(deal, cross_off=[setup]).score
+    # Round 5's share another way: its cards are all seen when it starts, so
+    # the kernel's beam over that one round (wide enough to be exhaustive)
+    # finds its best; the greedy player's round 5 fell short of it by lost[5].
+    start = solvers.load_game("c2c").new_initial_state(seed=5)
+    for m in record["moves"]:
+        if start.round == 5 and not start.is_chance_node():
+            break
+        start.apply_action(start.string_to_action(m))
+    last_round = start.sampled_outcomes(start.legal_actions(), 1, 4096, seed=0).max()
+    assert lost[5] == last_round - got["score"]
+    code, out, err = run(capsys, "c2c", "review", path, "--samples", "4")
+    assert "Points left behind against hindsight" in out and f"round 5 {lost[5]}." in out
+    # The hindsight plan played as a game leaves nothing behind anywhere.
+    plan = hindsight_optimum(deal).plan
+    record, state = _record_of_plan(5, plan)
+    assert state.returns()[0] == best
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "c2c", "review", path, "--json", "--samples", "4")
+    assert json.loads(out)["hindsight"]["points_lost_by_round"] == [0] * 6
+
+
 def _bad(tmp_path, content):
     path = tmp_path / "bad.json"
     path.write_text(content)

@@ -797,6 +797,24 @@ class ShuffleJob:
         return _decide_shuffle(index, seed, self.challenge, self.coast, self.time_limit)
 
 
+def played_prefix(plan: Plan, rounds: int) -> Plan:
+    """The setup and the first ``rounds`` rounds of ``plan``, as a plan."""
+    return {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:rounds]}
+
+
+def hindsight_by_round(deal: Sequence[int], plan: Plan, challenge: str | int | None = None,
+                       map: CoastMap | str | None = None,
+                       time_limit: float = 30.0) -> list[HindsightResult]:
+    """The best play with hindsight once the moves of ``plan`` are fixed
+    up to the setup, up to round 1, and so on to its last round
+    (:func:`hindsight_optimum` ``played=``). Without a challenge the score
+    can only fall from one to the next: the drop is what that round's moves
+    left behind."""
+    return [hindsight_optimum(deal, challenge=challenge, map=map, time_limit=time_limit,
+                              played=played_prefix(plan, r))
+            for r in range(len(plan["rounds"]) + 1)]
+
+
 def decisive_round(deal: Sequence[int], plan: Plan, challenge: str | int,
                    map: CoastMap | str | None = None, time_limit: float = 30.0) -> int | None:
     """The first round (0: the setup) after whose moves of ``plan`` the deal
@@ -804,9 +822,8 @@ def decisive_round(deal: Sequence[int], plan: Plan, challenge: str | int,
     :func:`hindsight_optimum` ``played=``); None when it never became lost
     or a solve ran out of time before that was settled."""
     for r in range(len(plan["rounds"]) + 1):
-        moves = {"setup_cross": plan["setup_cross"], "rounds": plan["rounds"][:r]}
         result = hindsight_optimum(deal, challenge=challenge, map=map, objective=False,
-                                   played=moves, time_limit=time_limit)
+                                   played=played_prefix(plan, r), time_limit=time_limit)
         if result.status == "infeasible":
             return r
         if result.won is not True:
@@ -868,7 +885,8 @@ def ceiling(challenge: str | int, shuffles: int = 100, seed: int = 0, workers: i
 from .c2c_shuffles import BestOverShuffles, best_over_shuffles  # noqa: E402  (re-export)
 
 __all__ = [
-    "Deal", "HindsightResult", "hindsight_optimum", "decisive_round", "beam_plan", "replay_plan", "shuffle_deal",
+    "Deal", "HindsightResult", "hindsight_optimum", "decisive_round", "hindsight_by_round",
+    "played_prefix", "beam_plan", "replay_plan", "shuffle_deal",
     "obviously_lost", "ShuffleOutcome", "ShuffleJob", "CeilingResult", "ceiling", "wilson_interval",
     "shuffle_seeds", "BestOverShuffles", "best_over_shuffles",
 ]

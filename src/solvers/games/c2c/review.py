@@ -9,6 +9,8 @@ words, the cards dealt among them.
 When a challenge was lost that hindsight wins, the review also names the
 round after whose moves no play could win it any more (hindsight with the
 moves so far fixed: which round lost it, not whether that was bad play).
+Without a challenge it says, the same way, how many points each round left
+behind: the drop of the best score still possible after that round's moves.
 
 The cost of a decision is judged as the player could have judged it then,
 by the strong online player's own estimate
@@ -75,6 +77,11 @@ class Review:
     #: With a challenge lost that hindsight wins: the round (0: the setup)
     #: after whose moves no play could win it any more.
     lost_in_round: int | None = None
+    #: Without a challenge: the points each stage (the setup, then rounds 1
+    #: to 5) left behind against hindsight, the best score still possible
+    #: falling after its moves; they add up to hindsight minus the score.
+    #: None when a solve was not proven within the time limit.
+    points_lost: list[int] | None = None
 
     def costliest(self, top: int) -> list[Decision]:
         """The ``top`` decisions that cost the most (ties: the earlier first)."""
@@ -85,7 +92,8 @@ class Review:
         return {
             "challenge": self.challenge, "deal": self.deal, "score": self.score, "won": self.won,
             "hindsight": {"status": self.hindsight_status, "score": self.hindsight_score,
-                          "won": self.hindsight_won, "lost_in_round": self.lost_in_round},
+                          "won": self.hindsight_won, "lost_in_round": self.lost_in_round,
+                          "points_lost_by_round": self.points_lost},
             "costliest": [{"decision": d.index, "round": d.round, "played": d.played,
                            "preferred": d.preferred, "cost": round(d.cost, 2),
                            "played_value": round(d.played_value, 2),
@@ -151,7 +159,8 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     """
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
-    from ...optimize.c2c import decisive_round, hindsight_optimum
+    from ...optimize.c2c import (decisive_round, hindsight_by_round, hindsight_optimum,
+                                  played_prefix)
 
     if not isinstance(record, dict):
         raise SolversError("a saved game should be a JSON object")
@@ -192,6 +201,15 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     lost_in = None
     if challenge and hs.won and not final.challenge_won():
         lost_in = decisive_round(deal, final.plan(0), game.challenge, game.map, time_limit)
+    points_lost = None
+    if not challenge:
+        # Rounds 0-4: after round 5's moves the best left is the score made.
+        plan = final.plan(0)
+        steps = [hs] + hindsight_by_round(deal, played_prefix(plan, len(plan["rounds"]) - 1),
+                                          map=game.map, time_limit=time_limit)
+        if all(h.status == "optimal" for h in steps):
+            best = [h.score for h in steps] + [int(final.returns()[0])]
+            points_lost = [a - b for a, b in zip(best, best[1:])]
     return Review(
         challenge=names[game.challenge] if challenge else None,
         deal=[names[c] for c in deal],
@@ -202,5 +220,6 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         hindsight_won=hs.won,
         decisions=decisions,
         lost_in_round=lost_in,
+        points_lost=points_lost,
     )
 
