@@ -34,7 +34,7 @@ def _positions(seed):
 
 def _layered_ends(start):
     """The same question answered another way: breadth first, one move at a
-    time, positions merged by sheet and cards used after every move."""
+    time, merging positions reached by the same moves in another order."""
     r = start.round
     layer, ends = {(sheet_key(start), frozenset()): start}, set()
     while layer:

@@ -101,20 +101,13 @@ def test_review_names_the_round_that_lost_the_challenge(capsys, tmp_path):
 
 
 def _record_of_plan(seed, plan):
-    """A saved solo game (no challenge) whose moves are ``plan``'s."""
-    game = solvers.load_game("c2c")
-    state = game.new_initial_state(seed=seed)
-    loc = {l.name: l.id for l in game.map.locations}
-    n = game.map.n
-    actions = [loc[plan["setup_cross"]]]
-    for rnd in plan["rounds"]:
-        actions.append(loc[rnd["cross"]])
-        actions += [n + loc[card] * n + loc[where] for card, where in rnd["circles"] if where]
+    """A saved solo game (no challenge) whose moves are ``plan``'s (played
+    through the reference rules, then written as the kernel writes moves)."""
+    from solvers.games.c2c.plan import replay_plan
+
+    state = solvers.load_game("c2c").new_initial_state(seed=seed)
     moves = []
-    for action in actions:
-        while state.is_chance_node():
-            moves.append(state.action_to_string(state.seeded_outcome()))
-            state.apply_action(state.seeded_outcome())
+    for action in replay_plan(state.order[:24], plan).history:
         moves.append(state.action_to_string(action))
         state.apply_action(action)
     assert state.is_terminal()
