@@ -14,6 +14,10 @@ Targets (issue 13), on the same seeded shuffles for every player:
   against two copies of ``mcts`` given the same time per move (100 games,
   seats rotated, a shared first place counted as a share).
 
+``bench_pimc_futures`` plays the mean-score deals with pimc at 8, 16, 32 and
+64 re-dealt futures a decision, each compared deal by deal with 32 (the
+strong setting): whether the gap shrinks with more futures.
+
 ``bench_setup_relaxation`` measures how much of the ceiling any online
 player can keep at most, by the setup relaxation
 (:mod:`solvers.optimize.c2c_relaxation`): a ratio below a target would put
@@ -147,6 +151,62 @@ def bench_mean_score(benchmark, setting):
           f"{best:.2f}, ratio {mean / best:.3f}; {per_decision * 1000:.0f} ms/decision")
     assert per_decision <= BUDGET[setting]
     assert mean / best >= TARGETS[(setting, False)]
+
+
+# More futures for pimc without a challenge (``bench_pimc_futures``): the
+# strong setting's width, keep and refine/samples ratio, only the count of
+# re-deals changed. ``SOLVERS_C2C_STRENGTH_DEALS`` deals, as bench_mean_score.
+FUTURES = (8, 16, 32, 64)
+
+
+def _futures_spec(samples: int, quick: bool) -> str:
+    if quick:
+        return f"pimc:samples={max(1, samples // 16)},width=4,refine=0"
+    return f"pimc:samples={samples},width=64,refine={2 * samples},keep=4"
+
+
+def bench_pimc_futures(benchmark):
+    """Does pimc's gap to hindsight shrink with more re-dealt futures? Every
+    count plays the same deals with the same agent seeds; each mean is a
+    ratio to the hindsight mean of those deals, and each is compared, deal
+    by deal, with the strong setting (32 futures): the mean difference and
+    its standard error. A gap that stays as the futures grow is the bias of
+    judging moves by clairvoyant playouts, not their noise."""
+    deals_n, quick = _size("SOLVERS_C2C_STRENGTH_DEALS", 100)
+    game = solvers.load_game("c2c")
+    deals = shuffle_deals(game.map, None, deals_n, 0)
+
+    def run():
+        best = [hindsight_optimum(deal, time_limit=60).score for deal in deals]
+        rows = {}
+        for samples in FUTURES:
+            scores, spent, decisions = [], 0.0, 0
+            for i, deal in enumerate(deals):
+                state, s, d = play(game, deal, _futures_spec(samples, quick), seed=i)
+                spent, decisions = spent + s, decisions + d
+                scores.append(state.returns()[0])
+                assert scores[-1] <= best[i], f"deal {i}: {scores[-1]} online, {best[i]} hindsight"
+            rows[samples] = (scores, spent / max(decisions, 1))
+        return best, rows
+
+    best, rows = benchmark.pedantic(run, rounds=1, iterations=1)
+    if quick:
+        return
+    base = rows[32][0]
+    hindsight = sum(best) / deals_n
+    print(f"\nno challenge, {deals_n} deals, hindsight mean {hindsight:.2f}")
+    for samples, (scores, per_decision) in rows.items():
+        diff = [a - b for a, b in zip(scores, base)]
+        mean_diff = sum(diff) / deals_n
+        var = sum((x - mean_diff) ** 2 for x in diff) / max(deals_n - 1, 1)
+        mean = sum(scores) / deals_n
+        print(f"  {_futures_spec(samples, False)}: mean {mean:.2f}, ratio {mean / hindsight:.3f}, "
+              f"against 32 futures {mean_diff:+.2f} +- {(var / deals_n) ** 0.5:.2f}; "
+              f"{per_decision * 1000:.0f} ms/decision")
+        benchmark.extra_info[f"samples_{samples}"] = {
+            "mean": mean, "ratio": mean / hindsight, "diff_vs_32": mean_diff,
+            "seconds_per_decision": per_decision}
+    benchmark.extra_info.update({"deals": deals_n, "hindsight_mean": hindsight})
 
 
 def _play_three(game, specs: list[str], seed: int) -> tuple[list[float], list[float], list[int]]:
