@@ -47,7 +47,7 @@ from solvers.agents import load_agent, parse_agent_spec
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.online import REPORT_ONLINE, strong_online
 from solvers.optimize.c2c import ceiling, hindsight_optimum
-from solvers.stats import wilson_interval
+from solvers.stats import mean_interval, wilson_interval
 
 STRONG = strong_online(challenge=False)
 STRONG_CHALLENGE = strong_online(challenge=True)
@@ -169,8 +169,8 @@ def bench_pimc_futures(benchmark):
     """Does pimc's gap to hindsight shrink with more re-dealt futures? Every
     count plays the same deals with the same agent seeds; each mean is a
     ratio to the hindsight mean of those deals, and each is compared, deal
-    by deal, with the strong setting (32 futures): the mean difference and
-    its standard error. A gap that stays as the futures grow is the bias of
+    by deal, with the strong setting (32 futures): the mean difference with
+    its 95% interval. A gap that stays as the futures grow is the bias of
     judging moves by clairvoyant playouts, not their noise."""
     deals_n, quick = _size("SOLVERS_C2C_STRENGTH_DEALS", 100)
     game = solvers.load_game("c2c")
@@ -196,12 +196,10 @@ def bench_pimc_futures(benchmark):
     hindsight = sum(best) / deals_n
     print(f"\nno challenge, {deals_n} deals, hindsight mean {hindsight:.2f}")
     for samples, (scores, per_decision) in rows.items():
-        diff = [a - b for a, b in zip(scores, base)]
-        mean_diff = sum(diff) / deals_n
-        var = sum((x - mean_diff) ** 2 for x in diff) / max(deals_n - 1, 1)
+        mean_diff, lo, hi = mean_interval([a - b for a, b in zip(scores, base)])
         mean = sum(scores) / deals_n
         print(f"  {_futures_spec(samples, False)}: mean {mean:.2f}, ratio {mean / hindsight:.3f}, "
-              f"against 32 futures {mean_diff:+.2f} +- {(var / deals_n) ** 0.5:.2f}; "
+              f"against 32 futures {mean_diff:+.2f} (95% CI {lo:+.2f} to {hi:+.2f}); "
               f"{per_decision * 1000:.0f} ms/decision")
         benchmark.extra_info[f"samples_{samples}"] = {
             "mean": mean, "ratio": mean / hindsight, "diff_vs_32": mean_diff,
