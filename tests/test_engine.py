@@ -167,6 +167,18 @@ def test_go_matches_the_library_agent_for_the_same_seed():
     assert go["iterations"] == 400 and not go["stopped"]
 
 
+def test_go_with_the_strong_c2c_player_matches_the_library_agent():
+    # The engine's hint can be Coast to Coast's strong online player (pimc).
+    session = Session()
+    ok(session, {"cmd": "new", "game": "c2c", "seed": 11})
+    ok(session, {"cmd": "deal"})
+    go = ok(session, {"cmd": "go", "agent": "pimc", "options": {"seed": 7, "samples": 4, "width": 8}})
+    rows = load_agent("pimc", session.game, seed=7, samples=4, width=8).analyse(session.state)
+    assert go["agent"] == "pimc" and go["action"] == rows[0]["action"]
+    assert [(r["move"], r["value"]) for r in rows] == [(r["move"], r["value"]) for r in go["ranked"]]
+    assert go["action"] in session.state.legal_actions()
+
+
 def test_same_requests_give_the_same_game():
     def run() -> list:
         session = Session()
