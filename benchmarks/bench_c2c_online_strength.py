@@ -88,6 +88,19 @@ def play(game, deal: list[int], spec: str, seed: int) -> tuple[object, float, in
     return state, spent, decisions
 
 
+def _play_deals(game, deals: list[list[int]], spec: str, best: list[int]) -> tuple[list[int], float]:
+    """Every deal played by a fresh agent seeded with its index: the scores,
+    each checked against the hindsight optimum ``best`` of its deal, and the
+    CPU seconds per decision."""
+    scores, spent, decisions = [], 0.0, 0
+    for i, deal in enumerate(deals):
+        state, s, d = play(game, deal, spec, seed=i)
+        spent, decisions = spent + s, decisions + d
+        scores.append(state.returns()[0])
+        assert scores[-1] <= best[i], f"deal {i}: {scores[-1]} online, {best[i]} with hindsight"
+    return scores, spent / max(decisions, 1)
+
+
 @pytest.mark.parametrize("setting", ["strong", "report"])
 @pytest.mark.parametrize("challenge", ["Wrigley Field", "Cedar Point"])
 def bench_challenge_wins(benchmark, setting, challenge):
@@ -130,16 +143,9 @@ def bench_mean_score(benchmark, setting):
     deals = shuffle_deals(game.map, None, deals_n, 0)
 
     def run():
-        total = best_total = 0
-        spent, decisions = 0.0, 0
-        for i, deal in enumerate(deals):
-            state, s, d = play(game, deal, _spec(setting, quick), seed=i)
-            spent, decisions = spent + s, decisions + d
-            best = hindsight_optimum(deal, time_limit=60).score
-            score = state.returns()[0]
-            assert score <= best, f"deal {i}: {score} online, {best} with hindsight"
-            total, best_total = total + score, best_total + best
-        return total / deals_n, best_total / deals_n, spent / max(decisions, 1)
+        best = [hindsight_optimum(deal, time_limit=60).score for deal in deals]
+        scores, per_decision = _play_deals(game, deals, _spec(setting, quick), best)
+        return sum(scores) / deals_n, sum(best) / deals_n, per_decision
 
     mean, best, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
     if quick:
@@ -180,13 +186,7 @@ def bench_pimc_futures(benchmark):
         best = [hindsight_optimum(deal, time_limit=60).score for deal in deals]
         rows = {}
         for samples in FUTURES:
-            scores, spent, decisions = [], 0.0, 0
-            for i, deal in enumerate(deals):
-                state, s, d = play(game, deal, _futures_spec(samples, quick), seed=i)
-                spent, decisions = spent + s, decisions + d
-                scores.append(state.returns()[0])
-                assert scores[-1] <= best[i], f"deal {i}: {scores[-1]} online, {best[i]} hindsight"
-            rows[samples] = (scores, spent / max(decisions, 1))
+            rows[samples] = _play_deals(game, deals, _futures_spec(samples, quick), best)
         return best, rows
 
     best, rows = benchmark.pedantic(run, rounds=1, iterations=1)
