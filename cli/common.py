@@ -126,8 +126,9 @@ def percent(x: float) -> str:
 
 def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], None]) -> bool:
     """Deal chance from the game's seed and let ``ai`` move every seat but 0,
-    calling ``announce(seat, move)`` for each AI move; True when seat 0 is to
-    move, False when the game is over."""
+    calling ``announce(seat, move)`` for each AI move, in the words seat 0
+    may read (a card another seat discards face down stays unnamed); True
+    when seat 0 is to move, False when the game is over."""
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_seeded_chance()
@@ -136,7 +137,7 @@ def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], Non
         if seat == 0:
             return True
         action = ai.step(state)
-        announce(seat, state.action_to_string(action))
+        announce(seat, state.observed_move(action, 0))   # as seat 0 sees it
         state.apply_action(action)
     return False
 

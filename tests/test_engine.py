@@ -22,7 +22,6 @@ import solvers
 import solvers.rng
 from solvers.agents import agent_names, load_agent
 from solvers.engine import Session, load_schema, serve
-from solvers.engine.positions import seat_view_state
 from solvers.games.switchbacks.position import load_position, state_to_position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -492,7 +491,7 @@ def test_stop_of_an_agent_that_cannot_be_interrupted(monkeypatch):
     class Sleepy(Agent):
         kind = "sleepy"
 
-        def analyse(self, state):
+        def _analyse(self, state):
             time.sleep(0.8)
             return [self._row(state, a, 0.0) for a in state.legal_actions()]
 

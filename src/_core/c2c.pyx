@@ -1336,6 +1336,16 @@ cdef class CoastKernelState:
         return self.clone()
 
     # ----- names and views -------------------------------------------------
+    def observed_move(self, action: int, viewer) -> str:
+        """``action`` as ``viewer`` sees it (:func:`solvers.game.observed_move`)."""
+        from solvers.game import observed_move
+        return observed_move(self, action, viewer)
+
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        """The public part of a move ``viewer`` does not see whole."""
+        from solvers.games.c2c.reference import describe_hidden
+        return describe_hidden(self, action, viewer, seen)
+
     def action_to_string(self, action: int) -> str:
         cdef int n = self.P.n
         action = as_index(action)

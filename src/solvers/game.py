@@ -30,6 +30,11 @@ Contract (every game, reference or kernel):
 * ``information_state(player)`` is everything that player may know, as a
   JSON-friendly dict; two states that differ only in what the player cannot
   see give equal dicts.
+* ``observed_move(action, viewer)`` is ``action`` (about to be applied) in
+  the words ``viewer`` may read: the full move when ``viewer`` sees it
+  (``action_observation``), otherwise only its public part ("player 2
+  discards a card"); ``viewer=None`` is the referee, who sees everything.
+  Every screen, log and saved game shown to a person uses it.
 * ``clone()`` is an independent copy.
 """
 
@@ -83,6 +88,21 @@ class State(ABC):
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
 
+    def observed_move(self, action: int, viewer: int | None) -> str:
+        """``action``, about to be applied to this state, as ``viewer`` sees
+        it (:func:`observed_move`)."""
+        return observed_move(self, action, viewer)
+
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        """The public part of ``action``, which ``viewer`` does not see whole
+        (``seen`` is its ``action_observation``). Games with hidden moves
+        override this to say what the table sees; this fallback names only
+        who moved."""
+        mover = self.current_player()
+        if mover == CHANCE:
+            return "a hidden chance outcome"
+        return f"player {mover} makes a hidden move"
+
     def string_to_action(self, text: str) -> int:
         """The legal action whose string form is ``text`` (case and spaces ignored)."""
         from .errors import IllegalActionError
@@ -119,3 +139,33 @@ class Game(ABC):
 
     @abstractmethod
     def num_distinct_actions(self) -> int: ...
+
+
+def observed_move(state: Any, action: int, viewer: int | None) -> str:
+    """``action``, about to be applied to ``state``, in the words ``viewer``
+    may read: the whole move when the state's ``action_observation`` shows it
+    to ``viewer``, else the state's ``hidden_move`` (what the table sees of
+    it); ``viewer=None`` is the referee, who reads every move whole. Works
+    for any state with ``action_to_string``, including ones that do not
+    derive from :class:`State`.
+
+    >>> import solvers
+    >>> game = solvers.load_game("switchbacks", players=2)
+    >>> state = game.new_initial_state(seed=1)
+    >>> state.apply_action(state.seeded_outcome())   # the centre tile: public
+    >>> action = state.seeded_outcome()              # a tile set aside for seat 0
+    >>> observed_move(state, action, 0) == state.action_to_string(action)
+    True
+    >>> observed_move(state, action, 1)
+    'set aside a tile for player 0'
+    """
+    if viewer is None:
+        return state.action_to_string(action)
+    observe = getattr(state, "action_observation", None)
+    seen = action if observe is None else observe(action, viewer)
+    if seen == action:
+        return state.action_to_string(action)
+    hidden = getattr(state, "hidden_move", None)
+    if hidden is not None:
+        return hidden(action, viewer, seen)
+    return State.hidden_move(state, action, viewer, seen)

@@ -161,9 +161,6 @@ class GameInfo:
     * ``reference``, ``kernel``: the two implementations as
       ``"module:Class"``; called as ``Class(players=n, **options)``.
     * ``position``: its own position format, if any (:class:`PositionFormat`).
-    * ``seat_view``: optional ``"module:function"`` ``(state, seat) -> state``
-      hiding what a seat cannot see before a search starts (the engine's
-      ``go``); None when the game's searches re-deal hidden cards themselves.
     * ``default_budget``: the budget an AI gets when a command is given none
       (``{"time": 1.0}`` or ``{"iterations": 3000}``).
     * ``cli``: the ``solve NAME`` command group as ``"module:attribute"``;
@@ -197,7 +194,6 @@ class GameInfo:
     max_utility: float = 1.0
     solo_max_utility: float | None = None
     position: PositionFormat | None = None
-    seat_view: str | None = None
     default_budget: dict[str, float] = field(default_factory=dict)
     cli: str | None = None
     renderer: str | None = None

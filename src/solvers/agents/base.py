@@ -10,19 +10,66 @@ from ..game import CHANCE, TERMINAL, Game, State
 from ..rng import SplitMix64, seed_from
 
 
+#: The seed of the re-deal that turns a state into its seat's view (any
+#: fixed number would do: what matters is that it never depends on the state).
+VIEW_SEED = 0x5EA7_0F_5EA7
+
+
+def seat_view(state: State, seat: int) -> State:
+    """What ``seat`` may know of ``state``, as a state an agent can search.
+
+    Everything ``seat`` cannot see is dealt afresh (the game's ``resample``)
+    with a fixed seed, and the record of how the position came about (the
+    ``history``, which holds the cards dealt to other hands) and the deal's
+    seed are dropped. Because every game's ``resample`` gathers the hidden
+    cards in a canonical order before shuffling them, two states that differ
+    only in what ``seat`` cannot see give the same view, so nothing an agent
+    does with it can depend on hidden information. A game without
+    ``resample`` is fully visible and its view is a copy.
+
+        >>> import solvers
+        >>> game = solvers.load_game("santacruz", players=2)
+        >>> state = game.new_initial_state(seed=4)
+        >>> state.apply_seeded_chance()
+        >>> view = seat_view(state, state.current_player())
+        >>> view.information_state(0) == state.information_state(0), view.history
+        (True, [])
+    """
+    view = state.resample(seat, SplitMix64(VIEW_SEED)) if hasattr(state, "resample") else state.clone()
+    if isinstance(getattr(view, "history", None), list):
+        view.history = []
+    if hasattr(view, "seed"):
+        try:
+            view.seed = None
+        except (AttributeError, TypeError):  # a state whose seed is read-only
+            pass
+    return view
+
+
 class Agent(ABC):
     """A player: ``step(state)`` chooses an action for the player to move;
     ``analyse(state)`` ranks the legal actions, best first, as dicts
     ``{"action", "move", "value", "visits"}``.
 
-    An agent reads a state only through what the player to move may know:
-    searches re-deal everything hidden from that player before looking.
+    An agent sees a state only through :func:`seat_view`: ``step`` and
+    ``analyse`` (defined here, once for every agent) hand the agent's own
+    ``_step`` and ``_analyse`` the view of the player to move, never the
+    state itself, so no agent can use what that player cannot see. A
+    subclass implements ``_analyse`` (and ``_step`` when choosing is cheaper
+    than ranking); defining ``step`` or ``analyse`` itself is refused.
     Every random choice flows from the ``seed`` option (each call draws a
     fresh sub-seed, so a game replays identically from the same seed).
     """
 
     kind: str = ""
     options: tuple[str, ...] = ("seed",)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("step", "analyse"):
+            if name in cls.__dict__:
+                raise TypeError(f"{cls.__name__} defines {name}(): an agent implements _{name}(view) "
+                                f"instead, so that it only ever sees the view of the player to move")
 
     def __init__(self, game: Game, seed: int | None = None):
         self.game = game
@@ -42,12 +89,23 @@ class Agent(ABC):
         return {"action": action, "move": state.action_to_string(action), "value": float(value),
                 "visits": int(visits)}
 
-    @abstractmethod
-    def analyse(self, state: State) -> list[dict[str, Any]]: ...
+    def analyse(self, state: State) -> list[dict[str, Any]]:
+        """The legal actions of the player to move, best first (see the class)."""
+        player = self._check(state)
+        return self._analyse(seat_view(state, player))
 
     def step(self, state: State) -> int:
         """The action this agent plays in ``state``."""
-        return self.analyse(state)[0]["action"]
+        player = self._check(state)
+        return self._step(seat_view(state, player))
+
+    @abstractmethod
+    def _analyse(self, view: State) -> list[dict[str, Any]]:
+        """Rank the legal actions of ``view`` (the mover's :func:`seat_view`)."""
+
+    def _step(self, view: State) -> int:
+        """The action to play in ``view``: by default the best of :meth:`_analyse`."""
+        return self._analyse(view)[0]["action"]
 
     def check_match(self) -> None:
         """Raise SolversError when this agent cannot play whole games of its

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import State
+from ..errors import SolversError
+from ..game import Game, State
+from ..rng import SplitMix64
 from .base import Agent, register
 
 
@@ -18,29 +20,51 @@ class RandomAgent(Agent):
     0
     """
 
-    def step(self, state: State) -> int:
-        self._check(state)
-        legal = state.legal_actions()
+    def _step(self, view: State) -> int:
+        legal = view.legal_actions()
         return legal[self.rng.below(len(legal))]
 
-    def analyse(self, state: State) -> list[dict[str, Any]]:
+    def _analyse(self, view: State) -> list[dict[str, Any]]:
         """Every legal action with value 0: a random agent has no preference."""
-        self._check(state)
-        return [self._row(state, a, 0.0) for a in state.legal_actions()]
+        return [self._row(view, a, 0.0) for a in view.legal_actions()]
 
 
 @register("greedy")
 class GreedyAgent(Agent):
-    """Plays the action with the best immediate score for the player to move:
-    each legal action is applied to a clone, nothing further is resolved, and
-    ``scores()[player]`` is compared; ties are broken at random (seeded)."""
+    """Plays the action with the best immediate score for the player to move.
 
-    def analyse(self, state: State) -> list[dict[str, Any]]:
-        player = self._check(state)
+    Each legal action is applied and ``scores()[player]`` read, nothing
+    further resolved. Where that score depends on something the player
+    cannot see (a face-down Santa Cruz tile a river build reveals, say), the
+    score is the mean over ``samples`` re-deals of the hidden cards
+    (default 8): the expected immediate score given what the player knows.
+    Ties are broken at random (seeded). ``value`` is that mean score and
+    ``visits`` the number of re-deals.
+    """
+
+    options = ("seed", "samples")
+
+    def __init__(self, game: Game, seed: int | None = None, samples: int = 8):
+        super().__init__(game, seed)
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise SolversError(f"samples must be a whole number >= 1, not {samples!r}")
+        self.samples = samples
+
+    def _analyse(self, view: State) -> list[dict[str, Any]]:
+        player = view.current_player()
+        legal = view.legal_actions()
+        if hasattr(view, "resample"):
+            rng = SplitMix64(self.rng.next())
+            worlds = [view.resample(player, rng) for _ in range(self.samples)]
+        else:
+            worlds = [view]
         scored = []
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply_action(action)
-            scored.append((child.scores()[player], self.rng.next(), action))
+        for action in legal:
+            total = 0.0
+            for world in worlds:
+                child = world.clone()
+                child.apply_action(action)
+                total += child.scores()[player]
+            scored.append((total / len(worlds), self.rng.next(), action))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [self._row(state, a, s) for s, _, a in scored]
+        return [self._row(view, a, s, len(worlds)) for s, _, a in scored]

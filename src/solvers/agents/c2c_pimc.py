@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import SolversError
 from ..game import Game, State
-from .base import Agent, register
+from .base import Agent, register, seat_view
 from .searching import _choice, _whole
 
 # How a future is played out: with hindsight of all its cards, or one round
@@ -127,8 +127,11 @@ class PIMCAgent(Agent):
 
     def estimates(self, state: State) -> dict[int, tuple[float, float, int, float]]:
         """Every legal action's ``(win rate, mean score, samples, mean missing)``
-        (:func:`move_values`)."""
-        self._check(state)
+        (:func:`move_values`), judged on the mover's view (:func:`.base.seat_view`)."""
+        state = seat_view(state, self._check(state))
+        return self._estimates(state)
+
+    def _estimates(self, state: State) -> dict[int, tuple[float, float, int, float]]:
         actions = state.legal_actions()
         seed = self.rng.next()
         if len(actions) == 1:
@@ -143,8 +146,8 @@ class PIMCAgent(Agent):
                 est[a] = _merge(est[a], e)
         return est
 
-    def analyse(self, state: State) -> list[dict[str, Any]]:
-        est = self.estimates(state)
+    def _analyse(self, state: State) -> list[dict[str, Any]]:
+        est = self._estimates(state)
         order = sorted(est, key=lambda a: self._key(est[a]), reverse=True)
         return [self._row(state, a, est[a][0] * est[a][1], est[a][2]) for a in order]
 

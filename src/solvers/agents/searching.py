@@ -80,8 +80,8 @@ class MCTSAgent(Agent):
             rollout = getattr(game, "default_rollout", "policy")
         self.rollout = _choice("rollout", rollout, ROLLOUTS)
 
-    def analyse(self, state: State) -> list[dict[str, Any]]:
-        player = self._check(state)
+    def _analyse(self, state: State) -> list[dict[str, Any]]:
+        player = state.current_player()
         seed = self.rng.next()
         if self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies:
             try:
@@ -149,8 +149,8 @@ class EndgameAgent(Agent):
                 f"'mcts:endgame_plies=30' (MCTS, handing over to the exact search near the end)"
             ) from None
 
-    def analyse(self, state: State) -> list[dict[str, Any]]:
-        player = self._check(state)
+    def _analyse(self, state: State) -> list[dict[str, Any]]:
+        player = state.current_player()
         r = expected_endgame(state, samples=self.samples, seed=self.rng.next(), mode=self.mode,
                              max_nodes=self.max_nodes, backend=self.backend)
         return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]

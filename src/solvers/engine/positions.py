@@ -46,15 +46,6 @@ def native_format(name: str) -> tuple[Callable[[dict[str, Any]], State],
     return game_info(name).native_format()
 
 
-def seat_view_state(game_name: str, state: State, seat: int) -> State:
-    """The state a search for ``seat`` starts from: the record's
-    ``seat_view`` hook applied to ``state``, or a copy of ``state`` for a
-    game without one (its searches must then re-deal every hidden card
-    themselves, from a canonical order, as both games of today do)."""
-    hook = game_info(game_name).seat_view
-    return state.clone() if hook is None else load_object(hook)(state, seat)
-
-
 def game_option_names(name: str) -> list[str]:
     """The keyword options of a game's constructor besides ``players``, from its record.
 

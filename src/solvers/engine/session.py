@@ -37,12 +37,12 @@ from typing import Any
 import solvers
 
 from ..agents import agent_names, load_agent, parse_agent_spec
-from ..agents.base import agent_class
+from ..agents.base import agent_class, seat_view
 from ..errors import SolversError
 from ..game import CHANCE, TERMINAL, State
 from ..rng import SplitMix64
 from .positions import (MAX_SEED, build_game, check_setup,
-                        load_position, native_position, save_position, seat_view_state)
+                        load_position, native_position, save_position)
 
 PROTOCOL = "solvers-engine"
 PROTOCOL_VERSION = 1
@@ -430,7 +430,7 @@ class Session:
                                    "bad agent options") from None
             # The search starts from what the seat knows and nothing more.
             try:
-                root = seat_view_state(self.setup["game"], state, player)
+                root = seat_view(state, player)
             except SolversError as e:
                 raise RequestError("search_failed", str(e)) from None
             job = GoJob(rid, lambda j: self._search(j, agent, kind, root, player))

@@ -363,14 +363,12 @@ class OpenSpielISMCTSAgent(Agent):
     def _wrap(self, state: solvers.State) -> SolversState:
         return SolversState(self.os_game, state.clone())
 
-    def step(self, state: solvers.State) -> int:
-        self._check(state)
+    def _step(self, state: solvers.State) -> int:
         return int(self.bot.step(self._wrap(state)))
 
-    def analyse(self, state: solvers.State) -> list[dict[str, Any]]:
+    def _analyse(self, state: solvers.State) -> list[dict[str, Any]]:
         """The bot's final policy, most likely first (``value`` is the
         probability, ``visits`` 0)."""
-        self._check(state)
         policy = self.bot.get_policy(self._wrap(state))
         policy = sorted(policy, key=lambda t: (-t[1], t[0]))
         return [self._row(state, int(a), p) for a, p in policy]

@@ -23,7 +23,7 @@ from ..._core.big_sur import BigSurCore, KernelState, load_fields  # type: ignor
 from ..kernel_game import KernelGame
 from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
 from .reference import (
-    FINISH, BigSur, describe_action, information_view, render,
+    FINISH, BigSur, describe_action, describe_hidden, information_view, render,
 )
 from .scoring import Spot
 
@@ -115,6 +115,9 @@ class BigSurKernelState(KernelState, State):
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)
+
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
 
     def information_state(self, player: int) -> dict[str, Any]:
         return information_view(self, player)

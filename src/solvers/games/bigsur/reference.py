@@ -592,6 +592,9 @@ class BigSurState(State):
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)
 
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
+
     def __str__(self) -> str:
         return render(self)
 
@@ -687,6 +690,19 @@ def information_view(state: Any, player: int) -> dict[str, Any]:
                        if state.pay_finish is not None else None),
         "claiming": state.claiming,
     }
+
+
+def describe_hidden(state: Any, action: int, viewer: int, seen: int) -> str:
+    """The public part of ``action`` for ``viewer``, who does not see it: a
+    card dealt or drawn into another hand, a card another player discards."""
+    g = state.game
+    if state.is_chance_node():
+        if state.step == "draw":
+            return f"player {state.player} draws a card"
+        return f"deal a card to player {state.pos % g.num_players}"
+    if state.step == "pay":
+        return f"player {state.player} discards a card face down"
+    return f"player {state.player} makes a hidden move"
 
 
 def describe_action(state: Any, action: int) -> str:

@@ -54,6 +54,26 @@ MAX_PLAYERS = 4
 HIDDEN = -2  # action_observation of a move the observer does not see (GAME_HIDDEN in C)
 
 
+def describe_hidden(state: Any, action: int, viewer: int, seen: int) -> str:
+    """The public part of ``action`` for ``viewer`` (reference or kernel
+    state; ``seen`` is :meth:`CoastState.action_observation`): a private
+    setup card dealt to another seat, or another seat's move of the current
+    round, which shows only whether that seat goes on or its turn passes,
+    and, when the move ends the round, the location circled and whether it
+    is an exact match (docs/rules/coast-to-coast.md, hidden information)."""
+    n = state.map.n
+    if state.is_chance_node():
+        return f"deal a private setup card to player {len(state.dealt) // 2}"
+    mover = state.current_player()
+    if seen == HIDDEN:
+        return f"player {mover} marks their sheet (shown at the end of the round)"
+    if (state.step == "cross" and seen == n) or (state.step != "cross" and seen == 0):
+        return f"player {mover} makes their last mark of the round (shown at the end of the round)"
+    card, loc = divmod(action - n, n)
+    exact = " (an exact match)" if card == loc else ""
+    return f"player {mover} circles {state.map.locations[loc].name}{exact}"
+
+
 @dataclass
 class Sheet:
     """One player's score sheet: what is circled, crossed off and how."""
@@ -330,6 +350,9 @@ class CoastState(State):
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(keys))]
 
     # ----- names and views -------------------------------------------------
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
+
     def action_to_string(self, action: int) -> str:
         m, n = self.map, self.map.n
         if self.is_chance_node():

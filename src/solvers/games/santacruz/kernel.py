@@ -22,7 +22,8 @@ from ...game import State
 from ..._core.santa_cruz import KernelState, SantaCruzCore  # type: ignore[import-not-found]
 from ..kernel_game import KernelGame
 from .data import SantaCruzIsland
-from .reference import SantaCruz, SantaCruzState, describe_action, information_view, observe, render
+from .reference import (SantaCruz, SantaCruzState, describe_action, describe_hidden, information_view,
+                        observe, render)
 
 
 class SantaCruzKernel(KernelGame):
@@ -63,6 +64,9 @@ class SantaCruzKernelState(KernelState, State):
 
     def information_state(self, player: int) -> dict[str, Any]:
         return information_view(self, player)
+
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
 
     def own_sites(self, p: int) -> int:
         return sum(1 << s for s, occ in enumerate(self.occupants) if p in occ)

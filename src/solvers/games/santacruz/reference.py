@@ -617,6 +617,9 @@ class SantaCruzState(State):
     def information_state(self, player: int) -> dict[str, Any]:
         return information_view(self, player)
 
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
+
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)
 
@@ -757,6 +760,26 @@ def observe(state: Any, action: int, player: int) -> int:
         # leaves the same position, so all see it as the first of them
         return g.PLAY_DOUBLE + next(k for k, kind in enumerate(BUILD_KINDS) if not state.targets(kind))
     return action
+
+
+def describe_hidden(state: Any, action: int, viewer: int, seen: int) -> str:
+    """The public part of ``action`` for ``viewer``, who does not see it
+    whole (``seen`` is its :func:`observe`): a tile laid face down, a
+    scoring card dealt, drawn or discarded face down, a bird token drawn."""
+    g = state.game
+    if seen >= 0:  # an action with the same effect as ``action``
+        return describe_action(state, seen)
+    if state.step == "layout":
+        return f"lay a tile face down on site {state.layout_site()}"
+    if state.step == "deal":
+        return f"deal a scoring card to player {state.deck_pos % g.num_players}"
+    if state.step == "draw":
+        return f"player {state.player} draws a scoring card"
+    if state.step == "bird":
+        return f"player {state.player} draws a bird token"
+    if state.step == "discard":
+        return f"player {state.player} discards a scoring card face down"
+    return f"player {state.player} makes a hidden move"
 
 
 def information_view(state: Any, player: int) -> dict[str, Any]:

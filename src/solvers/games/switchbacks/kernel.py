@@ -28,7 +28,8 @@ from ...rng import seed_from
 from ..._core.switchbacks import KernelState, SwitchbacksCore  # type: ignore[import-not-found]
 from ..kernel_game import KernelGame
 from .data import SwitchbacksMap
-from .reference import Switchbacks, SwitchbacksState, describe_action, information_view, render
+from .reference import (Switchbacks, SwitchbacksState, describe_action, describe_hidden, information_view,
+                        render)
 
 
 class SwitchbacksKernel(KernelGame):
@@ -110,6 +111,9 @@ class SwitchbacksKernelState(KernelState, State):
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)
+
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
 
     def information_state(self, player: int) -> dict[str, Any]:
         return information_view(self, player)

@@ -377,6 +377,9 @@ class SwitchbacksState(State):
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)
 
+    def hidden_move(self, action: int, viewer: int, seen: int) -> str:
+        return describe_hidden(self, action, viewer, seen)
+
     def __str__(self) -> str:
         return render(self)
 
@@ -441,6 +444,18 @@ def information_view(state: Any, player: int) -> dict[str, Any]:
         "unplaced": [[s, b] for s, b in zip(state.solo, state.buddies)],
         "stack": game.num_tiles - state.pos,
     }
+
+
+def describe_hidden(state: Any, action: int, viewer: int, seen: int) -> str:
+    """The public part of ``action`` for ``viewer``, who does not see it: a
+    tile dealt or drawn into another player's hand or set-aside pile."""
+    g = state.game
+    if state.step == "draw":
+        return f"player {state.player} draws a tile"
+    where, seat = g.deal_destination(state.pos)
+    if where == "set_aside":
+        return f"set aside a tile for player {seat}"
+    return f"deal a tile to player {seat}"
 
 
 def describe_action(state: Any, action: int) -> str:
