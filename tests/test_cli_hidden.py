@@ -1,0 +1,71 @@
+"""The terminal shows the AI's moves as the human's seat sees them: a card
+dealt to, drawn by or discarded face down by an AI seat is never named.
+
+Each AI move is recorded as it is made (the state before it and the action);
+the moves that seat 0 cannot see (``action_observation(action, 0)`` hidden)
+must not appear in the words of the line that announces them, while the
+moves it can see appear word for word (the control: the announcements are
+the moves)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from cli_helpers import run
+from solvers.agents.base import Agent
+
+# (game, options, what seat 0 types each time, whether the AI makes hidden moves:
+# Switchbacks' only hidden events are tiles drawn, which are chance, not moves)
+GAMES = [("santacruz", ["--players", "3", "--no-color"], "auto", True),
+         ("bigsur", ["--players", "3", "--no-color"], "auto", True),
+         ("switchbacks", ["--players", "3", "--no-color"], "auto", False),
+         ("c2c", ["--players", "3"], "1", True)]
+MODULES = {"santacruz": "santacruz", "bigsur": "bigsur", "switchbacks": "switchbacks", "c2c": "play_c2c"}
+
+
+@pytest.mark.parametrize("name, extra, typed, secrets", GAMES, ids=[g[0] for g in GAMES])
+def test_the_terminal_never_names_a_hidden_ai_move(capsys, monkeypatch, name, extra, typed, secrets):
+    made = []
+    real_step = Agent.step
+
+    def recording_step(self, state):
+        action = real_step(self, state)
+        made.append((state.clone(), action))
+        return action
+
+    monkeypatch.setattr(Agent, "step", recording_step)
+    # What the play loop hands its announcer is what the terminal prints
+    # after "player N:" (each game's announcer adds only the seat).
+    announced = []
+    common = importlib.import_module("solvers.cli.common")
+    loop = common.play_until_seat_zero
+
+    def recording_loop(state, ai, announce):
+        def tell(seat, move):
+            announced.append(move)
+            announce(seat, move)
+        return loop(state, ai, tell)
+
+    monkeypatch.setattr(common, "play_until_seat_zero", recording_loop)
+    module = importlib.import_module(f"solvers.cli.{MODULES[name]}")
+    if hasattr(module, "play_until_seat_zero"):
+        monkeypatch.setattr(module, "play_until_seat_zero", recording_loop)
+    code, out, err = run(capsys, name, "play", *extra, "--ai", "random", "--seed", "3",
+                         stdin=f"{typed}\n" * 600, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert all(f": {move}" in out for move in announced)
+    # Seat 0's own moves come through 'auto' (recorded too, announced as "you: ...").
+    ai_moves = [(s, a) for s, a in made if s.current_player() != 0]
+    assert len(announced) == len(ai_moves) > 0
+    hidden = shown = 0
+    for line, (state, action) in zip(announced, ai_moves):
+        words = state.action_to_string(action)
+        if state.action_observation(action, 0) == action:
+            assert line == words or f"player {state.current_player()} {line}" == words, (line, words)
+            shown += 1
+        elif state.action_observation(action, 0) == -2:
+            assert words not in line and line != words, (line, words)
+            hidden += 1
+    assert shown > 0 and (hidden > 0) == secrets
