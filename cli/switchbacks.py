@@ -124,18 +124,24 @@ def _show(state: Any, color: bool, final: bool = False, viewer: int | None = 0) 
         out.print(f"  stack: {plural(state.game.num_tiles - state.pos, 'tile')}")
 
 
-def save_position(state: Any, path: str) -> str:
+def save_position(state: Any, path: str, viewer: int | None = 0) -> str:
     """Write ``state``'s position as JSON (the format of
-    :mod:`solvers.games.switchbacks.position`, which ``analyse`` reads);
-    the path written."""
+    :mod:`solvers.games.switchbacks.position`, which ``analyse`` reads) as
+    ``viewer`` may know it: the tiles that seat cannot see (the other hands
+    and set-aside piles, the stack's order) are a re-deal of the unseen
+    tiles (:func:`solvers.agents.base.seat_view`), so the file tells nothing
+    the seat did not know and an analysis for it is unchanged; ``viewer=None``
+    writes the real position. The path written."""
     import json
     import os
 
+    from solvers.agents.base import seat_view
     from solvers.games.switchbacks.position import state_to_position
 
+    shown = state if viewer is None else seat_view(state, viewer)
     try:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(state_to_position(state), f, indent=1)
+            json.dump(state_to_position(shown), f, indent=1)
             f.write("\n")
     except OSError as e:
         raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
@@ -186,7 +192,8 @@ def _ask(state: Any, ai: Any, color: bool, seed: int = 0) -> int | None:
         except SolversError as e:
             out.print(f"  {e}")
             return
-        out.print(f"  Position saved to {where}; 'solve switchbacks analyse {path}' ranks the moves.")
+        out.print(f"  Position saved to {where} as you see it (the tiles you cannot see are "
+                  f"re-dealt); 'solve switchbacks analyse {path}' ranks the moves.")
 
     return ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
                     value_label="win share", value_note=VALUE_NOTE,

@@ -69,3 +69,35 @@ def test_the_terminal_never_names_a_hidden_ai_move(capsys, monkeypatch, name, ex
             assert words not in line and line != words, (line, words)
             hidden += 1
     assert shown > 0 and (hidden > 0) == secrets
+
+
+def test_a_switchbacks_position_saved_at_the_prompt_tells_only_what_its_seat_knows(tmp_path):
+    """``save FILE`` during play writes the view of the human's seat: two
+    games that differ only in tiles that seat cannot see save the same file;
+    written as they really are (the control), the files differ."""
+    import json
+    import sys as _sys
+    from pathlib import Path
+
+    _sys.path.insert(0, str(Path(__file__).parent))
+    from test_seat_view import hidden_deal_twin, played
+
+    from solvers.cli.switchbacks import save_position
+
+    found = 0
+    for seed in range(6):
+        state = played("switchbacks", 3, seed, 0.3)
+        seat = state.current_player()       # the seat whose view is saved
+        twin = hidden_deal_twin(state, seed)
+        if twin is None:
+            continue
+        files = []
+        for i, s in enumerate((state, twin)):
+            for viewer in (seat, None):
+                path = tmp_path / f"{seed}-{i}-{viewer}.json"
+                save_position(s, str(path), viewer=viewer)
+                files.append(json.loads(path.read_text()))
+        assert files[0] == files[2]          # seat 0's view: the same
+        assert files[1] != files[3]          # the real positions: not
+        found += 1
+    assert found >= 2
