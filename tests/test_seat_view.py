@@ -182,8 +182,11 @@ def test_every_agent_ignores_what_the_seat_cannot_see(name, players):
         assert twin.information_state(viewer) == state.information_state(viewer)
         assert twin.legal_actions() == state.legal_actions()
         assert sees_difference(state, twin), f"{kind}: the twins do not differ"
-        # The view itself: the same for both.
-        assert seat_view(state, viewer).information_state(viewer) == state.information_state(viewer)
+        # The view itself: the same state for both, to the byte (the kernels'
+        # records of past deals included), and what the seat knows.
+        views = [seat_view(s, viewer) for s in (state, twin)]
+        assert views[0]._raw() == views[1]._raw(), kind
+        assert views[0].information_state(viewer) == state.information_state(viewer)
         for agent_kind in kinds_for(name, players):
             assert rows_of(agent_kind, state) == rows_of(agent_kind, twin), (kind, agent_kind)
 
