@@ -58,10 +58,11 @@ def replay(game, seed, history):
     return state
 
 
-def played(name, players, seed, fraction):
+def played(name, players, seed, fraction, reference=False):
     """A kernel game played at random (chance as seeded) for ``fraction`` of
-    its length, then on to a decision of the last seat."""
-    game = solvers.load_game(name, players=players)
+    its length, then on to a decision of the last seat (the pure-Python
+    reference rules with ``reference``)."""
+    game = solvers.load_game(name, players=players, reference=reference)
     rng = SplitMix64(seed)
     full = game.new_initial_state(seed=seed)
     length = 0
@@ -189,6 +190,58 @@ def test_every_agent_ignores_what_the_seat_cannot_see(name, players):
         assert views[0].information_state(viewer) == state.information_state(viewer)
         for agent_kind in kinds_for(name, players):
             assert rows_of(agent_kind, state) == rows_of(agent_kind, twin), (kind, agent_kind)
+
+
+REFERENCE = [("c2c", 1), ("c2c", 3), ("switchbacks", 3), ("bigsur", 3), ("santacruz", 3)]
+
+
+@pytest.mark.parametrize("name, players", REFERENCE, ids=[f"{n}-{p}" for n, p in REFERENCE])
+def test_agents_on_the_reference_rules_ignore_what_the_seat_cannot_see(name, players):
+    """The same on the pure-Python reference games (Python MCTS), whose
+    views come from their own ``resample``: equal views field by field."""
+    checked = 0
+    for seed in (11 + players, 18 + players):
+        state = played(name, players, seed, 0.7, reference=True)
+        viewer = state.current_player()
+        for twin in (hidden_deal_twin(state, seed), deck_twin(state, seed)):
+            if twin is None or not sees_difference(state, twin):
+                continue
+            views = [seat_view(s, viewer) for s in (state, twin)]
+            assert views[0].__dict__ == views[1].__dict__
+            for kind in ("random", "greedy", "mcts"):
+                options = dict(AGENTS[kind])
+                if kind == "mcts":
+                    options.update(iterations=20, backend="python")
+                rows = [solvers.load_agent(kind, s.game, seed=3, **options).analyse(s) for s in (state, twin)]
+                assert rows[0] == rows[1], kind
+            checked += 1
+    assert checked
+
+
+def test_the_c2c_reference_resample_is_the_kernels_redeal():
+    """Coast to Coast's reference ``resample`` (new) re-deals the unseen
+    cards exactly as the kernel's ``determinize`` does, and keeps what the
+    seat knows; the control: the re-dealt deck is another order."""
+    other_order = 0
+    for players in (1, 2, 3):
+        ref, ker = (solvers.load_game("c2c", players, reference=r) for r in (True, False))
+        for seed in range(12):
+            r, k, rng = ref.new_initial_state(seed=seed), ker.new_initial_state(seed=seed), SplitMix64(seed)
+            for _ in range(rng.below(40)):
+                legal = r.legal_actions()
+                a = r.seeded_outcome() if r.is_chance_node() else legal[rng.below(len(legal))]
+                r.apply_action(a)
+                k.apply_action(a)
+            if r.is_chance_node():
+                continue
+            viewer = r.current_player()
+            rr, kk = r.resample(viewer, SplitMix64(5)), k.resample(viewer, SplitMix64(5))
+            assert rr.information_state(viewer) == r.information_state(viewer)
+            # The seats before the viewer replay their turn (at random in the
+            # reference, by the playout policy in the kernel): the deck alike.
+            assert rr.order == kk.order
+            other_order += rr.order[rr.pos:] != r.order[r.pos:]
+    assert other_order >= 20
 
 
 # A late position where the exact search settles each re-deal quickly.
