@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from solvers.data import decode_text, read_text
+from solvers.data import read_stdin_text, read_text
 from solvers.errors import SolversError
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
@@ -32,8 +32,7 @@ def _load_map(map_file: str | None) -> CoastMap:
 
 def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
     if path == "-":
-        stream = getattr(sys.stdin, "buffer", sys.stdin)   # bytes when stdin has them
-        text = decode_text(stream.read(), "deal file", "stdin")
+        text = read_stdin_text("deal file")
         return parse_deal(text.splitlines(), m, challenge, source="stdin")
     return parse_deal(read_text(path, "deal file").splitlines(), m, challenge, source=path)
 
