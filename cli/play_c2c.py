@@ -28,6 +28,7 @@ import click
 
 import solvers
 from solvers.errors import SolversError
+from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.data import CoastMap
 from solvers.games.c2c.online import STRONG_CHALLENGE_ONLINE, STRONG_ONLINE, strong_online
 
@@ -55,8 +56,10 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet in the JSON schema of the built-in one.")
 @click.option("--save", "save_file", metavar="FILE.json", type=click.Path(dir_okay=False),
-              help="Save the game (deal and moves) to FILE.json at the end; on a terminal "
-                   "the end screen offers it too.")
+              help="Save the game (deal and moves) to FILE.json at the end (checked before "
+                   "the game starts); a game abandoned before its end never replaces an "
+                   "existing file but goes to FILE-unfinished.json. On a terminal the end "
+                   "screen offers to save too.")
 @click.option("--time-limit", type=click.FloatRange(0.1, 600), default=10.0, show_default=True,
               metavar="S", help="Seconds for the hindsight best of the deal, on the end screen.")
 def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | None,
@@ -75,6 +78,9 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
 
     seed = secrets.randbits(31) if seed is None else seed
     from solvers.games.c2c.data import load_map
+
+    if save_file is not None:
+        check_output_path(save_file, "--save")     # before the game, not at its end
 
     m = load_map(map_file)
     game = solvers.load_game("c2c", players=players, challenge=challenge, map=m)
@@ -96,12 +102,12 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
         action = _ask(state, ai, m, required)
         if action is None:
             out.print("Game abandoned.")
-            _offer_save(state, game, challenge, map_file, seed, save_file)
+            _offer_save(state, challenge, map_file, seed, save_file)
             return
         state.apply_action(action)
     _show(state, m, required)
     _end_screen(state, m, required, players, challenge, time_limit)
-    _offer_save(state, game, challenge, map_file, seed, save_file)
+    _offer_save(state, challenge, map_file, seed, save_file)
 
 
 def describe_location(m: CoastMap, loc_id: int) -> str:
@@ -321,31 +327,72 @@ def game_record(state: Any, challenge: str | None, map_file: str | None, seed: i
             "moves": moves}
 
 
+def _record_text(record: dict) -> str:
+    return json.dumps(record, indent=1) + "\n"
+
+
 def save_game(record: dict, path: str) -> str:
-    """Write a game record as JSON; the absolute path written."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(record, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
-    return os.path.abspath(path)
+    """Write a game record as JSON, all at once (:func:`solvers.files.write_atomic`:
+    a failure leaves no half a file); the absolute path written."""
+    return write_atomic(path, _record_text(record), "game file")
 
 
-def _offer_save(state: Any, game: Any, challenge: str | None, map_file: str | None, seed: int,
+#: Names tried for an unfinished game that may not replace an existing file.
+MAX_SIDE_NAMES = 100
+
+
+def save_unfinished(record: dict, path: str) -> str:
+    """Write an unfinished game to ``path`` only if no file is there; else
+    next to it as ``NAME-unfinished.json`` (``-unfinished-2``, ...: the first
+    free name), so that a game abandoned early never replaces a file, which
+    may hold a finished game. The absolute path written."""
+    stem, ending = os.path.splitext(path)
+    names = [path] + [f"{stem}-unfinished{'' if k == 1 else f'-{k}'}{ending or '.json'}"
+                      for k in range(1, MAX_SIDE_NAMES + 1)]
+    for name in names:
+        try:
+            return write_atomic(name, _record_text(record), "game file", replace=False)
+        except FileExistsError:
+            continue
+    raise SolversError(f"cannot save the unfinished game next to {path}: "
+                       f"{names[1]} to {names[-1]} all exist")
+
+
+def _offer_save(state: Any, challenge: str | None, map_file: str | None, seed: int,
                 save_file: str | None) -> None:
     """Save with --save; on a terminal without it, offer to (Enter skips).
-    Piped input is never asked, so a script cannot hang here."""
+    Piped input is never asked, so a script cannot hang here.
+
+    The rule, so that nothing is lost: a finished game replaces the --save
+    file; an unfinished (abandoned) one never replaces an existing file and
+    goes next to it instead (:func:`save_unfinished`), the message says
+    where. A name typed at the offer that exists is replaced only when the
+    player says yes."""
     record = game_record(state, challenge, map_file, seed)
-    path = save_file
-    if path is None:
-        if not sys.stdin.isatty():
-            return
+    finished = state.is_terminal()
+    if save_file is not None:
+        where = save_game(record, save_file) if finished else save_unfinished(record, save_file)
+        if where != os.path.abspath(save_file):
+            out.print(f"{save_file} exists and this game is unfinished, so that file is kept.")
+        out.print(f"Game saved to {where} (the deal and every move, JSON).")
+        return
+    if not sys.stdin.isatty():
+        return
+    while True:
         try:
             path = click.prompt("Save this game for review? File name (Enter: no)", default="",
                                 show_default=False).strip()
+            if not path:
+                return
+            try:
+                check_output_path(path, "save")
+            except SolversError as e:
+                out.print(f"  {e}")
+                continue
+            if os.path.exists(path) and not click.confirm(f"{path} exists: replace it?",
+                                                          default=False):
+                continue
         except (click.exceptions.Abort, EOFError):
             return
-        if not path:
-            return
-    out.print(f"Game saved to {save_game(record, path)} (the deal and every move, JSON).")
+        out.print(f"Game saved to {save_game(record, path)} (the deal and every move, JSON).")
+        return

@@ -1,5 +1,6 @@
 """Files (issue 27, section 3): every file the library reads is a regular
-file of bounded size, read by one reader.
+file of bounded size, read by one reader; every file the command line
+writes is checked before any work and written whole or not at all.
 
 The commands fed an endless or blocking "file" run in subprocesses under a
 memory limit and a timeout, so that a regression fails the test instead of
@@ -19,7 +20,7 @@ import pytest
 
 from cli_helpers import one_error_line, run
 from solvers.errors import SolversError
-from solvers.files import MAX_FILE_BYTES, read_file, read_stream
+from solvers.files import MAX_FILE_BYTES, check_output_path, read_file, read_stream, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 3 * 1024 ** 3        # bytes of address space for a subprocess
@@ -168,3 +169,156 @@ def test_the_engine_refuses_endless_blocking_and_huge_files(bad_files):
         assert reply["id"] == i
         assert "error" in reply and words in reply["error"]["message"], (requests[i], reply)
     assert replies[-1]["result"] == {"bye": True}
+
+
+# ------------------------------------------------------------------ writing
+def test_an_output_path_is_checked_for_real(tmp_path):
+    assert check_output_path(tmp_path / "a.json", "--save") == str(tmp_path / "a.json")
+    for path, words in ((tmp_path / "no" / "a.json", "does not exist"),
+                        (tmp_path, "is a folder"),
+                        ("/proc/x.png", "cannot write in the folder /proc"),
+                        ("/dev/null", "is not a regular file")):
+        with pytest.raises(SolversError, match=words):
+            check_output_path(path, "--save")
+    assert list(tmp_path.iterdir()) == []          # the probe file is gone
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path):
+    target = tmp_path / "g.json"
+    target.write_text("the old game\n")
+
+    def half_then_fail(f):
+        f.write(b"half a ")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(SolversError, match="cannot write game file .*No space left on device"):
+        write_atomic(target, half_then_fail, "game file")
+    assert target.read_text() == "the old game\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]     # no temporary left
+    assert write_atomic(target, "new\n", "game file") == str(target)
+    assert target.read_text() == "new\n"
+    with pytest.raises(FileExistsError):
+        write_atomic(target, "newer\n", "game file", replace=False)
+    assert target.read_text() == "new\n"
+
+
+def test_written_files_get_the_usual_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "new.json", "{}\n")
+        kept = tmp_path / "kept.json"
+        kept.write_text("")
+        os.chmod(kept, 0o600)
+        write_atomic(kept, "{}\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+# ------------------------------------------------------------------ saving a game
+def test_an_abandoned_game_does_not_replace_a_finished_one(capsys, monkeypatch, tmp_path):
+    finished = (ROOT / "examples" / "c2c-game.json").read_text()
+    target = tmp_path / "g.json"
+    target.write_text(finished)
+    code, out, _ = run(capsys, "c2c", "play", "--seed", "1", "--save", target, stdin="",
+                       monkeypatch=monkeypatch)
+    assert code == 0
+    assert target.read_text() == finished
+    side = tmp_path / "g-unfinished.json"
+    assert f"Game saved to {side}" in out and "g.json exists" in out
+    assert len(json.loads(side.read_text())["moves"]) == 4          # the setup deal only
+    # Again: the next free name, never one that exists.
+    code, out, _ = run(capsys, "c2c", "play", "--seed", "1", "--save", target, stdin="",
+                       monkeypatch=monkeypatch)
+    assert f"Game saved to {tmp_path / 'g-unfinished-2.json'}" in out
+    assert target.read_text() == finished
+    # Where no file is, the abandoned game goes to the name given.
+    fresh = tmp_path / "fresh.json"
+    code, out, _ = run(capsys, "c2c", "play", "--seed", "1", "--save", fresh, stdin="",
+                       monkeypatch=monkeypatch)
+    assert f"Game saved to {fresh}" in out and len(json.loads(fresh.read_text())["moves"]) == 4
+
+
+@pytest.mark.parametrize("target,words", [
+    ("/nonexistent/x.json", "the folder /nonexistent does not exist"),
+    ("/proc/x.json", "cannot write in the folder /proc"),
+])
+def test_a_save_path_is_checked_before_the_game(capsys, monkeypatch, target, words):
+    code, out, err = run(capsys, "c2c", "play", "--seed", "1", "--save", target, stdin="quit\n",
+                         monkeypatch=monkeypatch)
+    assert "Coast to Coast, seed" not in out                # no game was started
+    assert code == 2
+    assert words in one_error_line(err)
+
+
+def test_switchbacks_save_asks_before_replacing_a_file_it_did_not_write(capsys, monkeypatch,
+                                                                        tmp_path):
+    other = tmp_path / "notes.json"
+    other.write_text("mine\n")
+    mine = tmp_path / "pos.json"
+    typed = (f"save {other}\n\n"              # exists: asked, Enter says no
+             f"save {mine}\nsave {mine}\n"     # this game's own file: replaced without asking
+             f"save {tmp_path / 'none' / 'x.json'}\nquit\n")
+    code, out, _ = run(capsys, "switchbacks", "play", "--seed", "2", "--ai", "random",
+                       "--no-color", stdin=typed, monkeypatch=monkeypatch)
+    assert code == 0
+    assert other.read_text() == "mine\n"
+    assert "exists: replace it?" in out and "Not saved." in out
+    assert out.count(f"Position saved to {mine}") == 2
+    assert json.loads(mine.read_text())["players"] == 2
+    assert "does not exist" in out
+
+
+# ------------------------------------------------------------------ the plot
+def _quick_reports(monkeypatch, during=None):
+    """Make --all-challenges cheap: each challenge's report is made up on
+    the spot (``during()`` runs with the first one)."""
+    import solvers.cli.c2c as c2c_cli
+
+    def fake(m, ch, *args, **kwargs):
+        if during is not None and ch == 0:
+            during()
+        return {"challenge": m.locations[ch].name, "required_count": 16, "feasible": True,
+                "best_score": 100 + ch, "ceiling": {"rate": 0.5, "ci95": [0.4, 0.6]},
+                "online": {"rate": 0.25, "ci95": [0.2, 0.3]}}
+
+    monkeypatch.setattr(c2c_cli, "challenge_report", fake)
+
+
+def test_an_unwritable_plot_is_refused_before_any_work(capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the challenges were computed before the --plot path was checked")
+
+    monkeypatch.setattr("solvers.cli.c2c.challenge_report", no_work)
+    code, _, err = run(capsys, "c2c", "--all-challenges", "--plot", "/proc/x.png", "--shuffles", "1")
+    assert code == 2
+    assert "--plot /proc/x.png: cannot write in the folder /proc" in one_error_line(err)
+
+
+@pytest.mark.parametrize("fmt", [[], ["--csv"], ["--json"]])
+def test_the_table_is_printed_even_when_the_plot_cannot_be_written(capsys, monkeypatch, tmp_path,
+                                                                   fmt):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "plots"
+    folder.mkdir()
+    _quick_reports(monkeypatch, during=folder.rmdir)     # the folder goes away mid-run
+    code, out, err = run(capsys, "c2c", "--all-challenges", "--plot", folder / "p.png",
+                         "--shuffles", "1", *fmt)
+    assert "Wrigley Field" in out                       # every row is there
+    assert out.count("The Alamo") == 1
+    assert code == 2
+    assert "cannot write plot" in one_error_line(err)
+
+
+def test_a_plot_is_written_whole(capsys, monkeypatch, tmp_path):
+    pytest.importorskip("matplotlib")
+    _quick_reports(monkeypatch)
+    target = tmp_path / "p.svg"
+    code, out, err = run(capsys, "c2c", "--all-challenges", "--plot", target, "--shuffles", "1",
+                         "--csv")
+    assert code == 0, err
+    assert target.read_text().rstrip().endswith("</svg>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.svg"]
