@@ -372,7 +372,7 @@ def _offer_save(state: Any, challenge: str | None, map_file: str | None, seed: i
     finished = state.is_terminal()
     if save_file is not None:
         where = save_game(record, save_file) if finished else save_unfinished(record, save_file)
-        if where != os.path.abspath(save_file):
+        if where != os.path.realpath(save_file):
             out.print(f"{save_file} exists and this game is unfinished, so that file is kept.")
         out.print(f"Game saved to {where} (the deal and every move, JSON).")
         return

@@ -8,6 +8,7 @@ taking the machine down."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -75,8 +76,6 @@ def test_the_reader_refuses_what_is_not_a_bounded_regular_file(bad_files, tmp_pa
 
 
 def test_a_stream_is_read_up_to_the_limit_and_no_further():
-    import io
-
     stream = io.BytesIO(b"y" * 50)
     with pytest.raises(SolversError, match="deal file stdin: larger than 10 bytes"):
         read_stream(stream, "deal file", limit=10)
@@ -322,3 +321,40 @@ def test_a_plot_is_written_whole(capsys, monkeypatch, tmp_path):
     assert code == 0, err
     assert target.read_text().rstrip().endswith("</svg>")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.svg"]
+
+
+def test_a_read_only_file_and_a_link_are_treated_as_open_would(tmp_path, monkeypatch):
+    target = tmp_path / "real.json"
+    target.write_text("old\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert write_atomic(link, "new\n") == str(target)
+    assert link.is_symlink() and target.read_text() == "new\n"      # written through
+    os.chmod(target, 0o444)
+    if os.geteuid() == 0:          # root may write any file: pretend to be a user
+        monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)
+    with pytest.raises(SolversError, match="read-only"):
+        check_output_path(target, "--save")     # a rename would replace it all the same
+
+
+class _Terminal(io.StringIO):
+    """Typed input that claims to come from a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_end_of_game_offer_asks_before_replacing(capsys, monkeypatch, tmp_path):
+    finished = tmp_path / "finished.json"
+    finished.write_text("a finished game\n")
+    typed = "\n".join(["quit",                              # abandon at once
+                       str(tmp_path / "no" / "x.json"),    # no such folder: asked again
+                       str(finished), "",                  # exists: Enter keeps it
+                       str(tmp_path / "new.json")]) + "\n"
+    monkeypatch.setattr("sys.stdin", _Terminal(typed))
+    code, out, _ = run(capsys, "c2c", "play", "--seed", "1")
+    assert code == 0
+    assert "does not exist" in out and "exists: replace it?" in out
+    assert finished.read_text() == "a finished game\n"
+    assert f"Game saved to {tmp_path / 'new.json'}" in out
+    assert len(json.loads((tmp_path / "new.json").read_text())["moves"]) == 4

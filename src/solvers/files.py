@@ -127,14 +127,17 @@ def check_output_path(path: str | Path, what: str) -> str:
     something that is not a regular file, a folder that does not exist or
     in which a file cannot be created (tried for real: a temporary file is
     made and removed, so that ``/proc`` or a read-only disk is caught even
-    for root). ``what`` names the option in the error (``--save``). The
-    absolute path, on success."""
-    target = os.path.abspath(os.fspath(path))
+    for root), or an existing file the user may not write (a rename would
+    replace it all the same). ``what`` names the option in the error
+    (``--save``). The absolute path (links resolved), on success."""
+    target = os.path.realpath(os.fspath(path))
     folder = os.path.dirname(target)
     if os.path.isdir(target):
         raise SolversError(f"{what} {path}: is a folder; name a file in it")
     if os.path.lexists(target) and not os.path.isfile(target):
         raise SolversError(f"{what} {path}: is not a regular file")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise SolversError(f"{what} {path}: the file is read-only")
     if not os.path.isdir(folder):
         raise SolversError(f"{what} {path}: the folder {folder} does not exist")
     try:
@@ -155,9 +158,10 @@ def write_atomic(path: str | Path, data: bytes | str | Callable[[IO[bytes]], Non
     failure at any point leaves ``path`` as it was and no temporary file
     behind; it is one SolversError line. With ``replace=False`` an existing
     ``path`` is never replaced: FileExistsError instead (checked as the file
-    is put in place, so another program cannot slip one in between). The
+    is put in place, so another program cannot slip one in between). A
+    symbolic link is written through, as ``open`` would, not replaced. The
     absolute path written."""
-    target = os.path.abspath(os.fspath(path))
+    target = os.path.realpath(os.fspath(path))
     folder = os.path.dirname(target)
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.",
