@@ -93,6 +93,27 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
     if required:
         out.print(f"Circle all {len(required)} locations marked '!' on the sheet to win the "
                   "challenge; a lost challenge scores 0.")
+    try:
+        if _play_out(state, ai, m, required):
+            _show(state, m, required)
+            _end_screen(state, m, required, players, challenge, time_limit)
+        else:
+            out.print("Game abandoned.")
+    except BaseException:
+        # An error or Ctrl-C in the middle: with --save, the game so far is
+        # kept (under the rule of _offer_save) before the error is shown.
+        if save_file is not None:
+            try:
+                _offer_save(state, challenge, map_file, seed, save_file)
+            except Exception:
+                pass
+        raise
+    _offer_save(state, challenge, map_file, seed, save_file)
+
+
+def _play_out(state: Any, ai: Any, m: CoastMap, required: set[int]) -> bool:
+    """The game from ``state`` on, the AI moving every seat but 0 and the
+    player typing seat 0's moves: True at its end, False when the player quits."""
     shown_round = -1
     while play_until_seat_zero(state, ai, lambda seat, move: out.print(f"  player {seat}: {move}")):
         info = state.information_state(0)
@@ -101,13 +122,9 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
             _show(state, m, required)
         action = _ask(state, ai, m, required)
         if action is None:
-            out.print("Game abandoned.")
-            _offer_save(state, challenge, map_file, seed, save_file)
-            return
+            return False
         state.apply_action(action)
-    _show(state, m, required)
-    _end_screen(state, m, required, players, challenge, time_limit)
-    _offer_save(state, challenge, map_file, seed, save_file)
+    return True
 
 
 def describe_location(m: CoastMap, loc_id: int) -> str:

@@ -358,3 +358,26 @@ def test_the_end_of_game_offer_asks_before_replacing(capsys, monkeypatch, tmp_pa
     assert finished.read_text() == "a finished game\n"
     assert f"Game saved to {tmp_path / 'new.json'}" in out
     assert len(json.loads((tmp_path / "new.json").read_text())["moves"]) == 4
+
+
+@pytest.mark.parametrize("failure,status", [(KeyboardInterrupt, 130),
+                                            (lambda: SolversError("the AI gave up"), 2)])
+def test_a_game_cut_short_by_an_error_is_still_saved(capsys, monkeypatch, tmp_path, failure,
+                                                     status):
+    import solvers.cli.play_c2c as play_cli
+
+    calls = []
+
+    def ask_then_fail(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise failure()
+        return args[0].legal_actions()[0]
+
+    monkeypatch.setattr(play_cli, "ask_move", ask_then_fail)
+    target = tmp_path / "g.json"
+    code, out, err = run(capsys, "c2c", "play", "--seed", "1", "--ai", "random", "--save", target)
+    assert code == status and f"Game saved to {target}" in out
+    moves = json.loads(target.read_text())["moves"]
+    # the setup deal, the one move made, and the deal of round 1
+    assert len(moves) == 9 and moves[4].startswith("cross ")
