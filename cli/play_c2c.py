@@ -329,10 +329,25 @@ def _hindsight(state: Any, m: CoastMap, challenge: str | None, time_limit: float
 
 
 def game_record(state: Any, challenge: str | None, map_file: str | None, seed: int) -> dict:
-    """The game so far in the engine's history-position format (module docstring)."""
+    """The game so far in the engine's history-position format (module docstring).
+
+    A finished game is recorded whole. An unfinished one is recorded as
+    player 0 knows it (it is saved at player 0's prompt): without the seed,
+    which would tell the cards still to come ("seed": null; every card dealt
+    so far is a move of the record, so it replays all the same), and, in the
+    setup of a game with several players, with the other seats' private
+    cards re-dealt from the cards player 0 has not seen
+    (:func:`solvers.agents.base.seat_view`)."""
+    history = list(state.history)
+    if not state.is_terminal() and state.game.num_players > 1 and state.round == 0:
+        from solvers.agents.base import seat_view
+
+        view = seat_view(state, 0)
+        dealt = view.order[:view.pos]
+        history = dealt + history[len(dealt):]
     replay = state.game.new_initial_state(seed=seed)
     moves = []
-    for a in state.history:
+    for a in history:
         moves.append(replay.action_to_string(a))
         replay.apply_action(a)
     options: dict[str, Any] = {}
@@ -340,8 +355,8 @@ def game_record(state: Any, challenge: str | None, map_file: str | None, seed: i
         options["challenge"] = state.game.map.locations[state.game.map.location(challenge).id].name
     if map_file is not None:
         options["map"] = os.path.abspath(map_file)
-    return {"game": "c2c", "players": state.game.num_players, "options": options, "seed": seed,
-            "moves": moves}
+    return {"game": "c2c", "players": state.game.num_players, "options": options,
+            "seed": seed if state.is_terminal() else None, "moves": moves}
 
 
 def _record_text(record: dict) -> str:

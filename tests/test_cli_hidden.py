@@ -101,3 +101,29 @@ def test_a_switchbacks_position_saved_at_the_prompt_tells_only_what_its_seat_kno
         assert files[1] != files[3]          # the real positions: not
         found += 1
     assert found >= 2
+
+
+def test_an_unfinished_c2c_game_is_saved_as_player_0_knows_it(capsys, monkeypatch, tmp_path):
+    """A game abandoned at player 0's prompt is saved without the seed (which
+    tells the cards to come) and, in the setup, with the other seats'
+    private cards re-dealt: it replays to a position player 0 cannot tell
+    from the real one, while the real private cards are not in the file."""
+    import json
+
+    import solvers
+    from solvers.engine.positions import load_position
+
+    other_cards_hidden = 0
+    for seed in range(4):
+        path = tmp_path / f"g{seed}.json"
+        code, _, err = run(capsys, "c2c", "play", "--players", "3", "--seed", seed, "--save", path,
+                           stdin="", monkeypatch=monkeypatch)
+        assert code == 0, err
+        record = json.loads(path.read_text())
+        assert record["seed"] is None
+        real = solvers.load_game("c2c", players=3).new_initial_state(seed=seed)
+        real.apply_seeded_chance()
+        _, saved, _ = load_position(record)
+        assert saved.information_state(0) == real.information_state(0)
+        other_cards_hidden += saved.order[2:6] != real.order[2:6]
+    assert other_cards_hidden >= 3
