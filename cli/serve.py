@@ -36,7 +36,10 @@ def ipaddress_is_loopback(address: str) -> bool:
               help="Port to listen on; 0 picks a free one (printed).")
 @click.option("--open/--no-open", "open_browser", default=False, show_default=True,
               help="Open the Play page in the default browser.")
-def serve(host: str, port: int, open_browser: bool) -> None:
+@click.option("--searches", type=click.IntRange(1, 1024), default=None,
+              help="AI searches run at once (default: one per core); twice as many more "
+                   "wait their turn, and a search beyond those is refused as busy.")
+def serve(host: str, port: int, open_browser: bool, searches: int | None) -> None:
     """Play and solve in the browser: a local web app over the engine protocol.
 
     \b
@@ -45,6 +48,11 @@ def serve(host: str, port: int, open_browser: bool) -> None:
             /atlas   Coast to Coast: the challenges' win rates as a chart
     Example:
       solve serve --port 8000      then open http://127.0.0.1:8000/
+
+    The server answers only requests addressed to this machine's loopback
+    names or to the address it listens on, runs sockets and jobs only for
+    its own pages, and reads no file that a request names: a custom map or
+    card file is uploaded from the page.
     """
     from solvers.web import WEB_EXTRA, missing_dependencies
 
@@ -80,7 +88,8 @@ def serve(host: str, port: int, open_browser: bool) -> None:
         import webbrowser
 
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(), log_level="warning", ws_max_size=2 << 20,
+    app = create_app(host=(host, sock.getsockname()[0]), port=real_port, searches=searches)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=2 << 20,
                             lifespan="off")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])

@@ -43,13 +43,16 @@ def load_game(name: str, players: int | None = None, *, reference: bool = False,
     ``players`` is the number of seats (default: the game's record's
     ``default_players``, 1 for Coast to Coast, 2 for Switchbacks); other
     keyword options are the game's own, as its record lists them (Coast to
-    Coast: ``challenge``, ``map``). ``reference=True`` gives the pure-Python
-    reference implementation instead of the Cython kernel.
+    Coast: ``challenge``, ``map``). An option that names a data file (a
+    map, a card file) takes a path or the file's content, the decoded JSON
+    object. ``reference=True`` gives the pure-Python reference
+    implementation instead of the Cython kernel.
     """
     from .registry import game_info
 
     info = game_info(name)
     info.check_options(options)
+    options = info.load_contents(options)
     cls = info.game_class(reference)
     if players is None:
         players = info.default_players

@@ -77,6 +77,13 @@ class GameOption:
     the game's constructor. ``object`` among the types lets Python callers
     pass any object (a map object, say) while text is read as the other types.
 
+    ``content`` marks an option that names a data file (a map, a card file):
+    a ``"module:function"`` that reads the file's decoded JSON ``(raw,
+    source)`` into the object the constructor takes. Such an option also
+    takes the file's content itself, a JSON object, in place of a path
+    (:meth:`load_content`): the engine accepts it so, and the web server
+    takes nothing else (it reads no files named by a request).
+
     >>> GameOption("challenge", (str, int), None, "the solo challenge card").parse("The Alamo")
     'The Alamo'
     >>> GameOption("target", int, 10, "points that win").parse("12")
@@ -88,6 +95,7 @@ class GameOption:
     default: Any = None
     help: str = ""
     check: str | None = None
+    content: str | None = None
 
     @property
     def types(self) -> tuple[type, ...]:
@@ -111,6 +119,19 @@ class GameOption:
             except (TypeError, ValueError):
                 continue
         raise SolversError(f"option {self.name!r} should be a {self.type_names()}, not {text!r}")
+
+    @property
+    def names_a_file(self) -> bool:
+        """Whether the option names a data file (it has a ``content`` reader)."""
+        return self.content is not None
+
+    def load_content(self, value: Any) -> Any:
+        """``value`` as the constructor takes it: a data file's content (a
+        JSON object, a dict) read by the option's ``content`` function; any
+        other value unchanged. SolversError (one line) for bad content."""
+        if self.content is None or not isinstance(value, dict):
+            return value
+        return load_object(self.content)(value, "<content>")
 
     def type_names(self) -> str:
         return " or ".join(t.__name__ for t in self.types if t is not object)
@@ -257,6 +278,16 @@ class GameInfo:
         checks the rest: a challenge card on the map, a readable map file.)"""
         for key, value in options.items():
             self.option(key).validate(value, options, self.name)
+
+    def load_contents(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` with every data file given as its content (a dict)
+        read into the object the constructor takes (:meth:`GameOption.load_content`)."""
+        return {key: self.option(key).load_content(value) for key, value in options.items()}
+
+    @property
+    def file_options(self) -> list[GameOption]:
+        """The options that name a data file (a map, a card file, an island)."""
+        return [o for o in self.options if o.names_a_file]
 
     def game_class(self, reference: bool = False) -> Any:
         return load_object(self.reference if reference else self.kernel)

@@ -78,11 +78,15 @@ def check_setup(raw: dict[str, Any], what: str = "new") -> dict[str, Any]:
     info = game_info(name)
     for key, value in options.items():
         try:
-            info.option(key)
+            option = info.option(key)
         except SolversError as e:
             raise SolversError(f"{what}: {e}") from None
+        if isinstance(value, dict) and option.names_a_file:
+            continue            # the file's content, read by build_game
         if not (value is None or isinstance(value, (str, bool, int, float))):
-            raise SolversError(f"{what}: option {key!r} should be a string, number or null")
+            raise SolversError(f"{what}: option {key!r} should be a string, number or null"
+                               + (", or the file's content (a JSON object)" if option.names_a_file
+                                  else ""))
     seed = raw.get("seed", 0)
     if seed is None:
         seed = 0

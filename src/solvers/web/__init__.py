@@ -13,13 +13,25 @@ comes from :mod:`solvers.registry`; the server never names a game.
 * ``GET /api/games``: the registry (names, titles, seat counts, options,
   default budgets, whether the game has a browser drawing).
 * ``GET /api/games/<name>/board?players=N&option=value``: the static drawing
-  data, ``board(game)`` of the game's web module (``GameInfo.web``).
+  data, ``board(game)`` of the game's web module (``GameInfo.web``);
+  ``POST`` to the same address with ``{"players", "options"}`` as JSON for
+  a game on an uploaded data file (a map object in ``options``).
 * ``GET /games/<name>/board.js``: the ES module that draws the game, read
   from the web module's package.
 * ``POST /api/games/<name>/tasks/<task>`` (a JSON body) starts one of the web
   module's ``TASKS`` (longer jobs such as Coast to Coast's hindsight optimum)
   in a thread and answers ``{"task": ID}``; ``GET /api/tasks/<ID>`` answers
   ``{"done", "progress": [done, total], "result" | "error"}``.
+
+What the server accepts (a hostile web page open in the same browser can
+send requests to it too): only requests whose ``Host`` is a loopback name
+(``localhost``, ``127.0.0.0/8``, ``[::1]``) or the address it listens on
+(refusing DNS rebinding); a socket or a job only from its own pages
+(``Origin``); no server file paths at all (an option that names a data file
+comes as the file's content, at most :data:`solvers.web.app.MAX_UPLOAD`
+bytes of JSON); at most ``--searches`` searches at once, a short queue, and
+``busy`` beyond it. Every response carries a Content-Security-Policy
+without inline script, ``frame-ancestors 'none'`` and ``nosniff``.
 
 A game's web module (``solvers.games.<name>.web``) defines ``board(game) ->
 dict``, ``breakdown(state) -> list[list[{"item", "points"}]]`` (the final
@@ -72,7 +84,8 @@ def game_list() -> list[dict[str, Any]]:
         "default_players": g.default_players,
         "options": [{"name": o.name, "help": o.help,
                      "default": o.default if isinstance(o.default, (str, int, float, bool)) else None,
-                     "types": [t.__name__ for t in o.types if t is not object]}
+                     "types": [t.__name__ for t in o.types if t is not object],
+                     "file": o.names_a_file}
                     for o in g.options],
         "default_budget": dict(g.default_budget),
         "web": g.web is not None,

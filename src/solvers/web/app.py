@@ -20,10 +20,12 @@ import traceback
 from functools import lru_cache
 from importlib import import_module, resources
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -44,7 +46,256 @@ PAGES = {"/": "play.html", "/play": "play.html", "/solve": "solve.html", "/atlas
 MAX_TASKS_RUNNING = 2
 MAX_TASKS_KEPT = 50
 MAX_BODY = 1 << 20
+MAX_UPLOAD = 1 << 18     # bytes of JSON in one uploaded data file (the built-in ones: < 20 KB)
 SEARCH_NICE = 5          # the searches' niceness, relative to the event loop (Linux)
+QUEUE_FACTOR = 2         # searches that may wait for a slot, per slot
+# Every response: no inline script or style, nothing from other sites, never
+# inside another site's frame, no guessing of content types.
+SECURITY_HEADERS = {
+    "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                                "img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-resource-policy": "same-origin",
+}
+
+
+def default_searches() -> int:
+    """Searches the server runs at once by default: one per core."""
+    return max(1, os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------------ who may ask
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A ``Host`` header as (name, port), the name lower-case and an IPv6
+    address without its brackets; None when it is malformed.
+
+    >>> split_host("LocalHost:8000"), split_host("[::1]:80"), split_host("127.0.0.1")
+    (('localhost', 8000), ('::1', 80), ('127.0.0.1', None))
+    >>> split_host("a:b:c") is None, split_host("[::1") is None
+    (True, True)
+    """
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[1:end], value[end + 1:]
+    else:
+        name, sep, port = value.partition(":")
+        rest = sep + port
+    if not name:
+        return None
+    if not rest:
+        return name, None
+    if rest[0] != ":" or not rest[1:].isdigit() or len(rest) > 6:
+        return None
+    return name, int(rest[1:])
+
+
+def _ip(name: str) -> Any:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:
+        return None
+
+
+class HostCheck:
+    """Which ``Host`` headers the server answers: a loopback name
+    (``localhost``, an address of 127.0.0.0/8, ``::1``) on any port, and
+    the address it was started on with its port (for a wildcard address
+    such as 0.0.0.0, any IP address with its port). A web page that
+    rebinds its own domain name to 127.0.0.1 sends its own name as the
+    Host, and is refused (DNS rebinding).
+
+    >>> check = HostCheck("127.0.0.1", 8000)
+    >>> [check.allows(h) for h in ("127.0.0.1:8000", "localhost:8000", "[::1]:9", "evil.example:8000")]
+    [True, True, True, False]
+    >>> lan = HostCheck("192.168.1.5", 8000)
+    >>> lan.allows("192.168.1.5:8000"), lan.allows("192.168.1.5:8001"), lan.allows(None)
+    (True, False, False)
+    """
+
+    def __init__(self, host: str | tuple[str, ...] | None = None, port: int | None = None):
+        names = (host,) if isinstance(host, str) else tuple(host or ())
+        self.hosts = {name.strip("[]").lower() for name in names}
+        self.port = port
+        ips = [_ip(name.split("%")[0]) for name in self.hosts]
+        self.wildcard = any(ip is not None and ip.is_unspecified for ip in ips)
+
+    def allows(self, header: str | None) -> bool:
+        parts = split_host(header) if header else None
+        if parts is None:
+            return False
+        name, port = parts
+        ip = _ip(name)
+        if name == "localhost" or (ip is not None and ip.is_loopback):
+            return True
+        if self.port is None or port != self.port:
+            return False
+        return name in self.hosts or (self.wildcard and ip is not None)
+
+
+class Guard:
+    """ASGI middleware in front of the whole app: refuses a request whose
+    ``Host`` the :class:`HostCheck` does not allow (HTTP 403; a WebSocket is
+    closed before its handshake completes, which the client sees as a 403)
+    and adds :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: Any, hosts: HostCheck):
+        self.app, self.hosts = app, hosts
+        self.headers = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if kind == "http":
+            async def send_with_headers(message: Any) -> None:
+                if message["type"] == "http.response.start":
+                    message = {**message, "headers": [*message.get("headers", []), *self.headers]}
+                await send(message)
+            reply = send_with_headers
+        else:
+            reply = send
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), None)
+        if not self.hosts.allows(host):
+            if kind == "http":
+                await _error(403, "this server answers only requests for its own address "
+                                  "(Host header: a loopback name or the address it listens on)"
+                             )(scope, receive, reply)
+            else:
+                await receive()                       # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        await self.app(scope, receive, reply)
+
+
+# ------------------------------------------------------------------ data files
+def _file_option_error(info: Any, key: str, value: Any) -> str | None:
+    """Why a web request's value for option ``key`` is refused, or None.
+    The server reads no file a request names: a data file comes as its
+    content (a JSON object of at most MAX_UPLOAD bytes), never a path."""
+    try:
+        option = info.option(key)
+    except SolversError:
+        return None                  # the engine names the unknown option
+    if not option.names_a_file or value is None:
+        return None
+    if not isinstance(value, dict):
+        return (f"option {key!r}: the web server reads no files on the server; leave it out for "
+                f"the built-in one, or upload the file (its JSON content)")
+    if len(json.dumps(value, separators=(",", ":"))) > MAX_UPLOAD:
+        return f"option {key!r}: the uploaded file is larger than {MAX_UPLOAD // 1024} KiB"
+    return None
+
+
+def web_options_error(game: Any, options: Any) -> str | None:
+    """The first refusal of :func:`_file_option_error` among a web request's
+    game options, or None (also when the game or the options are malformed:
+    the engine's own checks say so)."""
+    if not isinstance(game, str) or not isinstance(options, dict):
+        return None
+    try:
+        info = game_info(game)
+    except SolversError:
+        return None
+    for key, value in options.items():
+        message = _file_option_error(info, key, value)
+        if message is not None:
+            return message
+    return None
+
+
+def web_position_error(position: Any) -> str | None:
+    """As :func:`web_options_error`, for a ``position`` request: the history
+    position's options, and in a game's own format (a native ``start``)
+    any key named like a data-file option that holds text (Santa Cruz's
+    ``board`` path)."""
+    if not isinstance(position, dict):
+        return None
+    game = position.get("game")
+    message = web_options_error(game, position.get("options"))
+    if message is not None:
+        return message
+    try:
+        info = game_info(game) if isinstance(game, str) else None
+    except SolversError:
+        return None
+    if info is None:
+        return None
+    native = position.get("start", position if "moves" not in position else None)
+    if isinstance(native, dict):
+        for option in info.file_options:
+            if isinstance(native.get(option.name), str):
+                return (f"position {option.name!r}: the web server reads no files on the server; "
+                        f"a position from the web uses the built-in {option.name} or an uploaded one")
+    return None
+
+
+class WebSession(Session):
+    """The engine session of one browser tab: :class:`Session`, except that
+    it reads no file a request names (see :func:`web_options_error`)."""
+
+    def cmd_new(self, request: dict[str, Any]) -> dict[str, Any]:
+        message = web_options_error(request.get("game"), request.get("options"))
+        if message is not None:
+            raise RequestError("invalid_option", message)
+        return super().cmd_new(request)
+
+    def cmd_position(self, request: dict[str, Any]) -> dict[str, Any]:
+        message = web_position_error(request.get("position"))
+        if message is not None:
+            raise RequestError("invalid_position", message)
+        return super().cmd_position(request)
+
+
+# ------------------------------------------------------------------ searches
+class SearchSlots:
+    """The server's cap on searches: ``running`` at once, ``waiting`` more
+    queued for a slot; a ``go`` beyond both is refused (``busy``). The
+    searches of many tabs (or of a hostile page opening sockets) would
+    otherwise all run at once, each in its own thread."""
+
+    def __init__(self, running: int, waiting: int):
+        self.max_running, self.max_admitted = running, running + waiting
+        self.running = self.admitted = 0
+        self.cond = threading.Condition()
+
+    def enter(self) -> bool:
+        """Admit one more search (running or waiting), or False when full."""
+        with self.cond:
+            if self.admitted >= self.max_admitted:
+                return False
+            self.admitted += 1
+            return True
+
+    def take(self, stopped: Callable[[], bool]) -> bool:
+        """Wait for a slot (an admitted search); False when ``stopped()``
+        became true first (a stopped search ends at once, slot or not)."""
+        with self.cond:
+            while self.running >= self.max_running:
+                if stopped():
+                    return False
+                self.cond.wait(0.05)
+            self.running += 1
+            return True
+
+    def leave(self, took: bool) -> None:
+        with self.cond:
+            self.admitted -= 1
+            if took:
+                self.running -= 1
+            self.cond.notify()
+
+    def busy_message(self) -> str:
+        return (f"the server is busy: {self.max_running} searches are running and "
+                f"{self.max_admitted - self.max_running} more are waiting; try again when one ends")
 
 
 # ------------------------------------------------------------------ the socket
@@ -66,9 +317,10 @@ class SocketEngine:
     """One WebSocket's engine session: the protocol of ``solve engine`` with
     one message per request and per reply instead of one line."""
 
-    def __init__(self, websocket: WebSocket):
+    def __init__(self, websocket: WebSocket, slots: SearchSlots):
         self.ws = websocket
-        self.session = Session()
+        self.session = WebSession()
+        self.slots = slots
         self.loop = asyncio.get_running_loop()
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
@@ -98,7 +350,11 @@ class SocketEngine:
     def _start_go(self, job: GoJob) -> None:
         def work() -> None:
             lower_priority()
-            reply = self.session.finish_go(job)
+            took = self.slots.take(lambda: job.stopped)
+            try:
+                reply = self.session.finish_go(job)
+            finally:
+                self.slots.leave(took)
             self.post_threadsafe(reply)
             job.replied.set()
 
@@ -121,13 +377,18 @@ class SocketEngine:
             self.post(error_reply(_safe_id(request), _safe_cmd(request), e.code, str(e)))
             return True
         if cmd == "go":
+            if not self.slots.enter():
+                self.post(error_reply(rid, cmd, "busy", self.slots.busy_message()))
+                return True
             try:
                 # Here, not in a worker: it takes a millisecond, and a hop through
                 # the thread pool costs more on a busy machine.
                 job = session.prepare_go(request)
             except RequestError as e:
+                self.slots.leave(False)
                 self.post(error_reply(rid, cmd, e.code, str(e)))
             except Exception as e:  # a bug: keep serving
+                self.slots.leave(False)
                 traceback.print_exc(file=sys.stderr)
                 self.post(error_reply(rid, cmd, "internal_error", f"{type(e).__name__}: {e}"))
             else:
@@ -182,7 +443,7 @@ async def engine_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1008)       # before accepting: the handshake gets a 403
         return
     await websocket.accept()
-    engine = SocketEngine(websocket)
+    engine = SocketEngine(websocket, websocket.app.state.searches)
     sender = asyncio.create_task(engine.send_loop())
     try:
         while not engine.closed:
@@ -221,29 +482,72 @@ def _web_module(name: str) -> Any:
 
 
 @lru_cache(maxsize=64)
-def _board(name: str, players: int | None, options: tuple[tuple[str, str], ...]) -> str:
+def _board(name: str, players: int | None, options_json: str) -> str:
+    """The board data as JSON text, cached by the options (as canonical JSON)."""
     info = game_info(name)
     module = _web_module(name)
-    parsed = {key: info.option(key).parse(text) for key, text in options}
-    game = solvers.load_game(info.name, players=players or info.default_players, **parsed)
+    game = solvers.load_game(info.name, players=players or info.default_players,
+                             **json.loads(options_json))
     return json.dumps(module.board(game), separators=(",", ":"))
 
 
 async def api_games(request: Request) -> Response:
-    return JSONResponse({"version": solvers.__version__, "games": game_list()})
+    return JSONResponse({"version": solvers.__version__, "games": game_list(),
+                         "max_upload": MAX_UPLOAD})
+
+
+def _board_options(name: str, options: dict[str, Any], from_query: bool) -> dict[str, Any]:
+    """A board request's game options, checked: text from a query string is
+    read as each option's type; a data file only as an uploaded object."""
+    info = game_info(name)
+    out = {}
+    for key, value in options.items():
+        option = info.option(key)
+        if from_query and option.names_a_file:
+            raise SolversError(f"option {key!r}: the web server reads no files on the server; "
+                               f"leave it out for the built-in one, or POST the file's content")
+        message = _file_option_error(info, key, value)
+        if message is not None:
+            raise SolversError(message)
+        out[key] = option.parse(value) if from_query else value
+    return out
 
 
 async def api_board(request: Request) -> Response:
+    """``GET ?players=N&option=text`` or ``POST {"players", "options"}`` (a
+    game on an uploaded data file): the game's drawing data."""
     name = request.path_params["name"]
-    query = dict(request.query_params)
-    players_text = query.pop("players", None)
     try:
-        players = None
-        if players_text is not None:
-            if not players_text.isdigit():
-                raise SolversError(f"players should be a number, not {players_text[:20]!r}")
-            players = int(players_text)
-        text = await run_in_threadpool(_board, name, players, tuple(sorted(query.items())))
+        if request.method == "POST":
+            if not same_origin(request.headers):
+                return _error(403, "boards are asked for from this server's own pages")
+            body = await request.body()
+            if len(body) > MAX_BODY:
+                return _error(413, "the request body is too long")
+            try:
+                params = json.loads(body or b"{}")
+            except ValueError:
+                return _error(400, "the request body is not valid JSON")
+            if not isinstance(params, dict) or set(params) - {"players", "options"}:
+                raise SolversError('the body is {"players": N, "options": {...}}')
+            players = params.get("players")
+            if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+                raise SolversError("players should be a whole number")
+            options = params.get("options") or {}
+            if not isinstance(options, dict):
+                raise SolversError("options should be an object of game options")
+            options = _board_options(name, options, from_query=False)
+        else:
+            query = dict(request.query_params)
+            players_text = query.pop("players", None)
+            players = None
+            if players_text is not None:
+                if not players_text.isdigit():
+                    raise SolversError(f"players should be a number, not {players_text[:20]!r}")
+                players = int(players_text)
+            options = _board_options(name, query, from_query=True)
+        key = json.dumps(options, sort_keys=True, separators=(",", ":"))
+        text = await run_in_threadpool(_board, name, players, key)
     except SolversError as e:
         return _error(404 if "no browser drawing" in str(e) or "unknown game" in str(e).lower()
                       else 400, str(e))
@@ -362,18 +666,28 @@ def _page(file: str) -> Any:
     return page
 
 
-def create_app() -> Starlette:
-    """The web app: pages, the engine socket and the JSON API."""
+def create_app(host: str | tuple[str, ...] | None = None, port: int | None = None,
+               searches: int | None = None) -> Starlette:
+    """The web app: pages, the engine socket and the JSON API, behind the
+    :class:`Guard`. ``host`` (a name or several: as given and as bound) and
+    ``port``: the address the server listens on (allowed as a ``Host``
+    besides the loopback names); ``searches``: how
+    many run at once (default: one per core), as many again per slot
+    (:data:`QUEUE_FACTOR`) wait, more are refused as busy."""
     routes: list[Any] = [Route(path, _page(file)) for path, file in PAGES.items()]
     routes += [
         WebSocketRoute("/ws", engine_socket),
         Route("/api/games", api_games),
-        Route("/api/games/{name}/board", api_board),
+        Route("/api/games/{name}/board", api_board, methods=["GET", "POST"]),
         Route("/api/games/{name}/tasks/{task}", api_task_start, methods=["POST"]),
         Route("/api/tasks/{tid}", api_task),
         Route("/games/{name}/board.js", board_js),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    running = default_searches() if searches is None else searches
+    if running < 1:
+        raise SolversError("the server needs room for at least 1 search")
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=HostCheck(host, port))])
     app.state.tasks = TaskStore()
+    app.state.searches = SearchSlots(running, QUEUE_FACTOR * running)
     return app

@@ -15,7 +15,8 @@ GAME = GameInfo(
     min_players=2, max_players=4, default_players=2,
     options=(
         GameOption("cards", (str, object), None,
-                   "a card file in the format of the built-in one (default: the reconstructed set)"),
+                   "a card file in the format of the built-in one (default: the reconstructed set)",
+                   content="solvers.games.bigsur.data:parse_cards"),
     ),
     chance="explicit", information="imperfect",
     constant_sum=True, min_utility=0.0, max_utility=1.0,

@@ -258,8 +258,8 @@ export function describe(ctx) {
     top: "choose the Material that ends on top of your discard pile (list)",
     place: `click a spot above your Highway to place ${v.claiming ? b.landmarks[v.claiming - 1].name : "the Landmark"}`,
   }[v.step];
-  // One HTML-safe line (the page sets it as HTML; a card file may name a Landmark with "&").
-  return `${turn}${text ? ": " + text : ""}.`.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  // Plain text: the page sets it as text (a card file may name a Landmark with "&" or "<").
+  return `${turn}${text ? ": " + text : ""}.`;
 }
 
 export function draw(svg, ctx) {

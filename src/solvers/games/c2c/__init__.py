@@ -14,7 +14,8 @@ GAME = GameInfo(
         GameOption("challenge", (str, int), None,
                    "the solo challenge card: a location's name or id (1 player only)"),
         GameOption("map", (str, object), None,
-                   "a map file in the format of the built-in one (default: the printed map)"),
+                   "a map file in the format of the built-in one (default: the printed map)",
+                   content="solvers.games.c2c.data:parse_map"),
     ),
     chance="explicit", information="imperfect",
     # Several seats: win shares that sum to 1. One seat: the score, 0 for a

@@ -27,6 +27,8 @@ function movesByLocation(ctx) {
   return out;
 }
 
+// One line of plain text for the status bar (set as text: a map may name a
+// location with any characters).
 export function describe(ctx) {
   const v = ctx.view;
   if (!v) return "";

@@ -15,7 +15,8 @@ GAME = GameInfo(
     options=(
         GameOption("board", (str, object), None,
                    "an island file in the format of the built-in one (default: the reconstructed "
-                   "island, docs/rules/santa-cruz.md)"),
+                   "island, docs/rules/santa-cruz.md)",
+                   content="solvers.games.santacruz.data:parse_island"),
     ),
     chance="explicit", information="imperfect",
     constant_sum=True, min_utility=0.0, max_utility=1.0,

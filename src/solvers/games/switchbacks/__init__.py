@@ -13,7 +13,8 @@ GAME = GameInfo(
     min_players=2, max_players=4, default_players=2,
     options=(
         GameOption("map", (str, object), None,
-                   "a map file in the format of the built-in one (default: the printed map)"),
+                   "a map file in the format of the built-in one (default: the printed map)",
+                   content="solvers.games.switchbacks.data:parse_map"),
     ),
     chance="explicit", information="imperfect",
     constant_sum=True, min_utility=0.0, max_utility=1.0,

@@ -10,6 +10,7 @@ const engine = new Engine();
 engine.onclose = () => showError("The connection to the server is closed: reload the page.");
 
 let games = [];        // GET /api/games
+let maxUpload = 1 << 18; // bytes of an uploaded data file (GET /api/games says)
 let agents = [];       // hello's agents
 const g = {            // the game in progress
   info: null, module: null, board: null, status: null, seats: [], budget: {}, agent: "mcts",
@@ -25,6 +26,7 @@ function setTurn(turn) { document.body.dataset.turn = turn; }
 async function loadGames() {
   const reply = await fetch("/api/games").then((r) => r.json());
   games = reply.games.filter((x) => x.web);
+  if (reply.max_upload) maxUpload = reply.max_upload;
   const hello = await engine.call("hello");
   agents = hello.agents;
   $("game").replaceChildren(...games.map((x) => el("option", { value: x.name, text: x.title })));
@@ -44,10 +46,15 @@ function onGameChosen() {
   if (!info) return;
   $("players").replaceChildren(...info.players.map((n) => el("option", { value: n, text: n })));
   $("players").value = String(info.default_players);
+  // A data file (a map, a card file) is read here and its content sent:
+  // the server reads no file a page names.
   $("options").replaceChildren(...info.options.filter((o) => o.types.length).map((o) => el("div", {},
-    el("label", { for: "opt-" + o.name, text: `${o.name} (optional)` }),
-    el("input", { type: "text", id: "opt-" + o.name, "data-option": o.name,
-                  placeholder: o.help, title: o.help }))));
+    el("label", { for: "opt-" + o.name, text: `${o.name}${o.file ? " file" : ""} (optional)` }),
+    o.file
+      ? el("input", { type: "file", id: "opt-" + o.name, "data-option": o.name, "data-file": true,
+                      accept: ".json,application/json", title: o.help })
+      : el("input", { type: "text", id: "opt-" + o.name, "data-option": o.name,
+                      placeholder: o.help, title: o.help }))));
   const b = info.default_budget || {};
   if (b.time) { $("budget-kind").value = "time"; $("budget").value = b.time; }
   else if (b.iterations) { $("budget-kind").value = "iterations"; $("budget").value = b.iterations; }
@@ -97,6 +104,10 @@ async function newGame() {
     const players = Number($("players").value);
     const options = {};
     for (const input of document.querySelectorAll("[data-option]")) {
+      if (input.dataset.file !== undefined) {
+        if (input.files.length) options[input.dataset.option] = await readDataFile(input.files[0]);
+        continue;
+      }
       const text = input.value.trim();
       if (text) options[input.dataset.option] = /^-?\d+$/.test(text) ? Number(text) : text;
     }
@@ -104,11 +115,12 @@ async function newGame() {
     g.budget = budgetFromForm();
     g.agent = $("agent").value || "mcts";
     g.seats = [...Array(players).keys()].map((s) => $("seat-" + s).value);
-    const query = new URLSearchParams({ players });
-    for (const [k, v] of Object.entries(options)) query.set(k, v);
     const [module, board] = await Promise.all([
       import(`/games/${info.name}/board.js`),
-      fetch(`/api/games/${info.name}/board?${query}`).then(async (r) => {
+      fetch(`/api/games/${info.name}/board`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ players, options }),
+      }).then(async (r) => {
         const body = await r.json();
         if (!r.ok) throw new Error(body.error || "cannot load the board");
         return body;
@@ -124,6 +136,18 @@ async function newGame() {
     await advance(gen);
   } catch (e) {
     showError(e.message);
+  }
+}
+
+// An uploaded data file's content (JSON, at most maxUpload bytes).
+async function readDataFile(file) {
+  if (file.size > maxUpload) {
+    throw new Error(`${file.name} is larger than ${Math.floor(maxUpload / 1024)} KiB`);
+  }
+  try {
+    return JSON.parse(await file.text());
+  } catch (e) {
+    throw new Error(`${file.name} is not a JSON file: ${e.message}`);
   }
 }
 
@@ -219,13 +243,9 @@ function drawStatus(c) {
   } else {
     who = `${names[st.to_move] ?? "Chance"} to move.`;
   }
-  $("status").innerHTML = "";
-  $("status").append(el("strong", { text: g.info.title + ": " }), who + " ");
-  if (text) {
-    const span = el("span", { class: "muted" });
-    span.innerHTML = text;          // describe() returns one HTML-safe line
-    $("status").append(span);
-  }
+  // describe() returns plain text (names from a data file may hold any characters).
+  $("status").replaceChildren(el("strong", { text: g.info.title + ": " }), who + " ");
+  if (text) $("status").append(el("span", { class: "muted", text }));
   $("ply").textContent = `move ${st.ply}`;
 }
 
