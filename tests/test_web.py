@@ -9,13 +9,13 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import jsonschema
 import pytest
+from web_helpers import search_threads, serve_in_thread
 from websockets.sync.client import connect
 
 import solvers
@@ -232,44 +232,25 @@ def test_quit_closes_the_socket(web_server):
 def server_in_this_process():
     """The app served by uvicorn in a thread of this process (its threads
     can be watched); yields the socket's address."""
-    import socket
-
-    import uvicorn
-
-    from solvers.web.app import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.02)
-    yield f"ws://127.0.0.1:{sock.getsockname()[1]}/ws"
-    server.should_exit = True
-    thread.join(10)
+    with serve_in_thread() as url:
+        yield ws_url(url)
 
 
 def test_a_closed_socket_stops_its_search(server_in_this_process):
-    def searching() -> int:
-        return sum(t.name == "solvers-web-go" and t.is_alive() for t in threading.enumerate())
-
-    before = searching()
+    before = search_threads()
     sock = Socket(server_in_this_process)
     sock.ask({"id": 1, "cmd": "new", "game": "c2c"})
     sock.ask({"id": 2, "cmd": "deal"})
     sock.send({"id": 3, "cmd": "go", "time": 600})
     deadline = time.time() + 10
-    while searching() == before and time.time() < deadline:
+    while search_threads() == before and time.time() < deadline:
         time.sleep(0.02)
-    assert searching() == before + 1
+    assert search_threads() == before + 1
     sock.close()
     deadline = time.time() + 5
-    while searching() > before and time.time() < deadline:
+    while search_threads() > before and time.time() < deadline:
         time.sleep(0.02)
-    assert searching() == before
+    assert search_threads() == before
 
 
 # ------------------------------------------------------------------ breakdown

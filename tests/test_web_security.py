@@ -16,12 +16,13 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from pathlib import Path
 
 import pytest
-from web_helpers import open_play, set_value, settled, wait
+from web_helpers import open_play, search_threads, serve_in_thread, set_value, settled, wait
 from websockets.sync.client import connect
 
 import solvers
@@ -312,3 +313,158 @@ def test_a_location_named_with_html_shows_as_text(chromium, web_server, tmp_path
     time.sleep(0.2)
     assert chromium.execute_script("return window.__xss === undefined")
     assert chromium.execute_script("return document.querySelectorAll('#board img').length") == 0
+
+
+# ------------------------------------------------------------------ searches end
+def _started_endgame(sock: Socket) -> None:
+    """A solo Coast to Coast game at its first decision, with an exact
+    endgame search of 64 determinisations running (minutes of work)."""
+    sock.ask({"id": 1, "cmd": "new", "game": "c2c", "seed": 1})
+    sock.ask({"id": 2, "cmd": "deal"})
+    sock.ws.send(json.dumps({"id": 3, "cmd": "go", "agent": "endgame", "options": {"samples": 64}}))
+
+
+def _wait_threads(target: int, seconds: float) -> int:
+    deadline = time.time() + seconds
+    while search_threads() != target and time.time() < deadline:
+        time.sleep(0.02)
+    return search_threads()
+
+
+STOP_CASES = [
+    ("endgame", {"samples": 64}, "c2c", 1),
+    ("endgame", {"samples": 64, "backend": "python"}, "c2c", 1),
+    ("pimc", {"samples": 200_000, "refine": 0}, "c2c", 1),
+    ("mcts", {"iterations": 10**9, "endgame_plies": 200, "endgame_nodes": 10**9}, "c2c", 1),
+    ("mcts", {"iterations": 10**9}, "switchbacks", 2),
+    ("openspiel", {"simulations": 10**8}, "c2c", 2),
+]
+
+
+@pytest.mark.parametrize("kind,options,game,players", STOP_CASES)
+def test_every_search_agent_stops_from_another_thread(kind, options, game, players):
+    """Each of these analyses would run for minutes; a stop ends it within
+    a second with a ranking of every legal move."""
+    from solvers.agents import agent_names, load_agent
+
+    if kind not in agent_names():
+        pytest.skip(f"the {kind} agent's extra is not installed")
+    state = solvers.load_game(game, players).new_initial_state(seed=4)
+    state.apply_seeded_chance()
+    agent = load_agent(kind, state.game, seed=1, **options)
+    assert agent.stoppable
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(agent.analyse(state)), daemon=True)
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive(), "the search ended before the stop: make it longer"
+    start = time.perf_counter()
+    agent.stop()
+    worker.join(5)
+    assert not worker.is_alive() and time.perf_counter() - start < 2
+    assert sorted(r["action"] for r in out[0]) == sorted(state.legal_actions())
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_a_stop_before_the_first_sample_gives_an_empty_stopped_result(backend):
+    from solvers._core.toygames import TicTacToe
+    from solvers.search.endgame import expected_endgame
+
+    state = TicTacToe().new_initial_state()
+    state.apply_action(4)
+    full = expected_endgame(state, samples=3, seed=2, backend=backend)
+    assert not full.stopped and full.samples == 3 and full.action is not None
+    seen = []
+    none = expected_endgame(state, samples=3, seed=2, backend=backend,
+                            track=lambda solver: (seen.append(solver), solver.stop()))
+    assert none.stopped and none.samples == 0 and none.action is None and none.action_values == []
+    assert len(seen) == 1
+
+
+def test_the_endgame_search_ends_on_stop_and_when_its_socket_closes():
+    with serve_in_thread() as url:
+        before = search_threads()
+        sock = Socket(url)
+        _started_endgame(sock)
+        assert _wait_threads(before + 1, 10) == before + 1
+        time.sleep(0.3)
+        start = time.perf_counter()
+        sock.ws.send(json.dumps({"id": 4, "cmd": "stop"}))
+        go = json.loads(sock.ws.recv(10))
+        assert go["id"] == 3 and go["result"]["stopped"] is True, go
+        assert time.perf_counter() - start < 2
+        assert json.loads(sock.ws.recv(10))["result"] == {"stopped": True, "go": 3}
+        assert _wait_threads(before, 5) == before
+        # Closing the socket ends it too.
+        sock.ws.send(json.dumps({"id": 5, "cmd": "go", "agent": "endgame", "options": {"samples": 64}}))
+        assert _wait_threads(before + 1, 10) == before + 1
+        time.sleep(0.3)
+        sock.close()
+        assert _wait_threads(before, 3) == before
+
+
+def test_stop_ends_an_endgame_search_in_solve_engine():
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli.main", "engine"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        for line in ('{"id": 1, "cmd": "new", "game": "c2c", "seed": 1}', '{"id": 2, "cmd": "deal"}'):
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            assert "result" in json.loads(proc.stdout.readline())
+        proc.stdin.write('{"id": 3, "cmd": "go", "agent": "endgame", "options": {"samples": 64}}\n')
+        proc.stdin.flush()
+        time.sleep(1.0)
+        start = time.perf_counter()
+        proc.stdin.write('{"id": 4, "cmd": "stop"}\n')
+        proc.stdin.flush()
+        go = json.loads(proc.stdout.readline())
+        assert time.perf_counter() - start < 2
+        assert go["id"] == 3 and go["result"]["stopped"] is True, go
+        assert json.loads(proc.stdout.readline())["result"]["stopped"] is True
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+# ------------------------------------------------------------------ a cap on searches
+def test_a_burst_of_searches_runs_a_few_at_a_time_and_refuses_the_rest():
+    """One slot and two places in the queue: of ten simultaneous ``go
+    time=0.4``, three run one after another and seven are told ``busy``."""
+    with serve_in_thread(searches=1) as url:
+        socks = [Socket(url) for _ in range(10)]
+        try:
+            for sock in socks:
+                sock.ask({"id": 1, "cmd": "new", "game": "c2c", "seed": 2})
+                sock.ask({"id": 2, "cmd": "deal"})
+            start = time.perf_counter()
+            for sock in socks:
+                sock.ws.send(json.dumps({"id": 3, "cmd": "go", "time": 0.4}))
+            replies: list = [None] * len(socks)
+
+            def read(k: int) -> None:          # each reply timed as it arrives
+                replies[k] = (json.loads(socks[k].ws.recv(30)), time.perf_counter() - start)
+            readers = [threading.Thread(target=read, args=(k,)) for k in range(len(socks))]
+            for reader in readers:
+                reader.start()
+            for reader in readers:
+                reader.join(30)
+            busy = [r for r, _ in replies if "error" in r]
+            done = sorted(t for r, t in replies if "result" in r)
+            assert all(r["error"]["code"] == "busy" and "busy" in r["error"]["message"] for r in busy)
+            assert len(busy) >= 5, replies
+            assert 1 <= len(done) <= 5
+            # One at a time: each search ran its 0.4 s after the one before.
+            assert all(b - a > 0.3 for a, b in zip(done, done[1:])), done
+            # A search waiting for the slot ends at once on stop.
+            socks[0].ws.send(json.dumps({"id": 4, "cmd": "go", "time": 30}))
+            time.sleep(0.2)
+            socks[1].ws.send(json.dumps({"id": 4, "cmd": "go", "time": 30}))
+            time.sleep(0.2)
+            t0 = time.perf_counter()
+            socks[1].ws.send(json.dumps({"id": 5, "cmd": "stop"}))
+            waiting = json.loads(socks[1].ws.recv(5))
+            assert waiting["id"] == 4 and waiting["result"]["stopped"] is True
+            assert time.perf_counter() - t0 < 1.5
+        finally:
+            for sock in socks:
+                sock.close()

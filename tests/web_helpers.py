@@ -1,11 +1,16 @@
-"""Helpers shared by the browser tests: play a game out in Python, and drive
+"""Helpers shared by the browser tests: play a game out in Python, drive
 the Play page in Chromium (wait for a condition, open a game, start one,
-wait for a human's turn)."""
+wait for a human's turn), and serve the app in a thread of the test's own
+process (whose search threads a test can watch)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+import socket
+import threading
 import time
+from collections.abc import Iterator
 
 
 def play_out(game, seed: int, policy=None):
@@ -67,3 +72,34 @@ def settled(driver) -> str:
     return wait(driver, "!window.solversPlay.state.busy && "
                         "['human', 'over'].includes(document.body.dataset.turn) && "
                         "document.body.dataset.turn", what="a human's turn")
+
+
+@contextlib.contextmanager
+def serve_in_thread(**app_options) -> Iterator[str]:
+    """The app (``create_app(**app_options)``) served by uvicorn in a thread
+    of this process; yields its address (``http://127.0.0.1:PORT``)."""
+    import uvicorn
+
+    from solvers.web.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    app = create_app(host="127.0.0.1", port=port, **app_options)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def search_threads() -> int:
+    """The web server's search threads alive in this process."""
+    return sum(t.name == "solvers-web-go" and t.is_alive() for t in threading.enumerate())

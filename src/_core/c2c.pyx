@@ -51,10 +51,12 @@ cdef extern from *:
     static inline int c2c_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int c2c_ctz32(unsigned int x) { return __builtin_ctz(x); }
     static inline int c2c_popcount(unsigned int x) { return __builtin_popcount(x); }
+    static inline int c2c_read_flag(const unsigned char *p) { return *(const volatile unsigned char *)p; }
     """
     int c2c_ctz64(unsigned long long x) nogil
     int c2c_ctz32(unsigned int x) nogil
     int c2c_popcount(unsigned int x) nogil
+    int c2c_read_flag(const unsigned char *p) nogil
 
 
 # --------------------------------------------------------------------------
@@ -1532,7 +1534,7 @@ cdef class CoastKernelState:
         c2c_determinize(self.P, &self.s, player, &r)
 
     def sampled_outcomes(self, actions, int samples, int width, seed: int, int hope=4,
-                         int partial=0, bint by_round=False):
+                         int partial=0, bint by_round=False, stop=None):
         """What each of ``actions`` leads to over ``samples`` re-dealt futures.
 
         For the seat to move: each sample re-deals every card it has not
@@ -1545,7 +1547,10 @@ cdef class CoastKernelState:
         every action, so their differences are not noise of the dealing.
         ``by_round``: the seat plays on seeing one round at a time (the beam
         searches each round's cards, then keeps its best valued sheet) instead
-        of with hindsight of the whole future.
+        of with hindsight of the whole future. ``stop``: a writable uint8
+        array whose first byte another thread may set to end the work
+        early; the array then holds the samples finished before it (fewer
+        columns, maybe none).
 
             >>> import solvers
             >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
@@ -1573,6 +1578,15 @@ cdef class CoastKernelState:
         cdef int32_t[:, ::1] view = out
         cdef int[::1] act = np.asarray(acts, dtype=np.intc)
         cdef uint64_t r = <uint64_t> seed_from(seed)
+        cdef unsigned char never = 0
+        cdef unsigned char[::1] flag
+        cdef const unsigned char *stop_at = &never
+        if stop is not None:
+            flag = stop
+            if flag.shape[0] < 1:
+                raise SolversError("stop should be a uint8 array of at least one byte")
+            stop_at = &flag[0]
+        cdef int done = 0
         cdef C2CState t
         cdef Beam B
         B.required = self.P.required if self.P.num_players == 1 else 0
@@ -1583,13 +1597,16 @@ cdef class CoastKernelState:
                 raise SolversError(beam_memory_error(width, self.P.n, C2C_ROUNDS + 1))
             with nogil:
                 for k in range(samples):
+                    if c2c_read_flag(stop_at):
+                        break
                     memcpy(&t, &self.s, sizeof(C2CState))
                     c2c_determinize(self.P, &t, p, &r)
                     for i in range(na):
                         view[i, k] = sampled_outcome(self.P, &t, p, act[i], &B, by_round)
+                    done = k + 1
         finally:
             beam_free(&B)
-        return out
+        return out if done == samples else out[:, :done].copy()
 
     def _search_returns(self) -> list:
         """``GameDef.returns``: the search utility (see :func:`c2c_returns`)."""

@@ -45,6 +45,18 @@ from game_api cimport GameDef, GAME_CHANCE, GAME_TERMINAL, gamedef_from, state_f
 
 from solvers.errors import SolversError
 
+cdef extern from *:
+    """
+    static inline int eg_read_flag(int *p) { return *(volatile int *)p; }
+    static inline void eg_write_flag(int *p, int v) { *(volatile int *)p = v; }
+    """
+    int eg_read_flag(int *p) nogil
+    void eg_write_flag(int *p, int v) nogil
+
+
+class Stopped(SolversError):
+    """A search that :meth:`Solver.stop` ended before it had an answer."""
+
 cdef enum:
     EG_MAX_PLAYERS = 4
     FLAG_EMPTY = 0
@@ -72,7 +84,9 @@ cdef class Solver:
     otherwise), ``"alphabeta"`` or ``"maxn"``. ``tt_bits``: the table grows
     (doubling when half full) up to ``2**tt_bits`` entries of
     :data:`ENTRY_BYTES` bytes; it starts small so that small endgames stay
-    cheap. ``max_nodes``: give up (SolversError) beyond it. The solver keeps
+    cheap. ``max_nodes``: give up (SolversError) beyond it. :meth:`stop`
+    (from another thread) ends a running search within a node, for good: a
+    stopped solver searches no more. The solver keeps
     the ``gamedef`` capsule, which keeps the game's tables alive; ``owner``
     is any further object to keep alive with it (not needed for the game)."""
 
@@ -93,6 +107,7 @@ cdef class Solver:
     cdef readonly int64_t nodes
     cdef bint aborted
     cdef bint overlong
+    cdef int stop_flag                  # set by stop(), read by the search (volatile)
     cdef bint star                      # the scalar is bounded: prune at chance nodes
     cdef double lo, hi                  # bounds of the searched scalar
     cdef double *hist                   # history scores, [player][action]
@@ -158,6 +173,7 @@ cdef class Solver:
         self.filled = 0
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.stop_flag = 0
 
     def __dealloc__(self):
         free(self.states)
@@ -268,6 +284,9 @@ cdef class Solver:
             g.returns(params, st, out)
             return self.scalar(out, 0)
         if self.aborted:
+            return 0.0
+        if eg_read_flag(&self.stop_flag):  # stop() from another thread
+            self.aborted = True
             return 0.0
         if depth > g.max_game_length:       # the game's bound is wrong: stop safely
             self.aborted = True
@@ -458,7 +477,20 @@ cdef class Solver:
         self.store(h, v, out, -1, FLAG_EXACT)
         return v
 
+    def stop(self) -> None:
+        """End a running search (in another thread) now, and every later one:
+        it raises :class:`Stopped`, and :meth:`expected` returns the
+        determinisations solved before the stop."""
+        eg_write_flag(&self.stop_flag, 1)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called."""
+        return eg_read_flag(&self.stop_flag) != 0
+
     cdef raise_if_aborted(self):
+        if eg_read_flag(&self.stop_flag):
+            raise Stopped("the endgame search was stopped")
         if self.overlong:
             raise SolversError(f"the game ran past its max_game_length ({self.g.max_game_length})")
         if self.aborted:
@@ -561,7 +593,9 @@ cdef class Solver:
 
         Returns ``action_values``: (action, mean vector, times legal) ranked
         best first for the player to move, ``action``, ``value`` (the best
-        row's vector), ``samples`` and ``nodes``."""
+        row's vector), ``samples`` (solved), ``stopped`` and ``nodes``. After
+        a :meth:`stop` the means cover the samples solved before it; with
+        none, ``action`` is None and ``value`` and ``action_values`` are empty."""
         cdef const GameDef *g = self.g
         cdef void *st = state_from(state)
         cdef uint64_t rng = <uint64_t> (seed & 0xFFFFFFFFFFFFFFFF)
@@ -574,11 +608,16 @@ cdef class Solver:
             raise SolversError(f"samples must be >= 1, not {samples}")
         start = self.nodes
         sums: dict[int, list] = {}
+        done = 0
         for _ in range(samples):
             memcpy(self.states, st, g.state_size)
             if g.determinize != NULL:
                 g.determinize(g.params, self.states, player, &rng)
-            _, _, rows = self._solve_buffer(True)
+            try:
+                _, _, rows = self._solve_buffer(True)
+            except Stopped:
+                break
+            done += 1
             for a, row in rows:
                 acc = sums.setdefault(a, [[0.0] * self.nplayers, 0])
                 for k in range(self.nplayers):
@@ -586,8 +625,9 @@ cdef class Solver:
                 acc[1] += 1
         table = [(a, [x / cnt for x in vec], cnt) for a, (vec, cnt) in sums.items()]
         table.sort(key=lambda r: (-r[1][mover], r[0]))
-        return {"action": table[0][0], "value": table[0][1], "action_values": table,
-                "samples": samples, "player": mover, "nodes": self.nodes - start}
+        return {"action": table[0][0] if table else None, "value": table[0][1] if table else [],
+                "action_values": table, "samples": done, "stopped": done < samples,
+                "player": mover, "nodes": self.nodes - start}
 
 
 def solve(gamedef, state, *, str mode="auto", int tt_bits=22, max_nodes=DEFAULT_MAX_NODES,

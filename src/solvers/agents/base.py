@@ -59,10 +59,15 @@ class Agent(ABC):
     than ranking); defining ``step`` or ``analyse`` itself is refused.
     Every random choice flows from the ``seed`` option (each call draws a
     fresh sub-seed, so a game replays identically from the same seed).
+
+    :meth:`stop` (from another thread) ends a running ``analyse`` of an
+    agent that searches (``stoppable``) with what it has found so far.
     """
 
     kind: str = ""
     options: tuple[str, ...] = ("seed",)
+    #: Whether :meth:`stop` cuts ``analyse`` short (the others' work is short).
+    stoppable: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -75,6 +80,30 @@ class Agent(ABC):
         self.game = game
         self.seed = seed
         self.rng = SplitMix64(seed_from(seed))
+        self._stopped = False
+        self._search: Any = None
+
+    def stop(self) -> None:
+        """End the running search now (it answers with what it has) and every
+        later one of this agent: a stopped agent is done (make a new one)."""
+        self._stopped = True
+        search = self._search
+        if search is not None:
+            search.stop()
+
+    def _track(self, search: Any) -> Any:
+        """Make ``search`` (anything with ``stop()``) the one :meth:`stop`
+        ends; stopped at once when the stop came first. Returns it."""
+        self._search = search
+        if self._stopped:            # read after the write: a stop in between still reaches it
+            search.stop()
+        return search
+
+    @staticmethod
+    def _unsearched(state: State) -> list[dict[str, Any]]:
+        """Every legal action, unvisited and valued 0, in the game's order:
+        the answer of a search stopped before it learnt anything."""
+        return [Agent._row(state, a, 0.0, 0) for a in state.legal_actions()]
 
     def _check(self, state: State) -> int:
         player = state.current_player()

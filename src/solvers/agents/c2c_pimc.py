@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..errors import SolversError
 from ..game import Game, State
 from .base import Agent, register, seat_view
@@ -48,16 +50,38 @@ BEAM_HOPE = 4
 BEAM_PARTIAL = 4
 
 
+class StopFlag:
+    """A byte the C loop of ``sampled_outcomes`` reads before each sample:
+    :meth:`stop` (from another thread) ends it there."""
+
+    def __init__(self) -> None:
+        self.flag = np.zeros(1, dtype=np.uint8)
+
+    def stop(self) -> None:
+        self.flag[0] = 1
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.flag[0])
+
+
 def move_values(state: Any, actions: list[int], samples: int, width: int, seed: int,
-                challenge: bool, by_round: bool = False) -> list[tuple[float, float, int, float]]:
+                challenge: bool, by_round: bool = False,
+                stop: StopFlag | None = None) -> list[tuple[float, float, int, float]]:
     """Per action ``(win rate, mean score, samples, mean missing)`` over
     re-dealt futures (:meth:`CoastKernelState.sampled_outcomes`). Without a
     challenge the win rate is 1.0 and the mean covers every sample; with one
     the mean covers the winning samples (0.0 when none wins) and ``mean
     missing`` is the mean count of required locations the lost samples'
-    best sheets miss, over all samples (0.0 when every sample wins)."""
+    best sheets miss, over all samples (0.0 when every sample wins).
+    After a ``stop`` the rows cover the samples finished before it (none:
+    an empty list)."""
     table = state.sampled_outcomes(actions, samples, width, seed, hope=BEAM_HOPE,
-                                   partial=BEAM_PARTIAL, by_round=by_round)
+                                   partial=BEAM_PARTIAL, by_round=by_round,
+                                   stop=None if stop is None else stop.flag)
+    samples = table.shape[1]
+    if samples == 0:
+        return []
     rows = []
     for line in table:
         won = line >= 0
@@ -99,10 +123,12 @@ class PIMCAgent(Agent):
     missed on average; otherwise by the mean final score. ``value`` is the
     expected final score of one's own sheet after the move (a lost challenge
     scoring 0: the share won times the mean winning score); ``visits``
-    counts the futures a move was judged on.
+    counts the futures a move was judged on. :meth:`stop` ends the search
+    with the futures judged so far.
     """
 
     options = ("seed", "samples", "width", "keep", "refine", "lookahead")
+    stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, samples: int = 24, width: int = 24,
                  keep: int = 4, refine: int = 48, lookahead: str = "hindsight"):
@@ -116,6 +142,7 @@ class PIMCAgent(Agent):
         self.refine = _whole("refine", refine, 0)
         self.by_round = _choice("lookahead", lookahead, LOOKAHEADS) == "round"
         self.challenge = game.num_players == 1 and getattr(game, "challenge", None) is not None
+        self._flag = self._track(StopFlag())
 
     def _key(self, est: tuple[float, float, int, float]) -> tuple[float, float]:
         rate, mean, _, missing = est
@@ -137,17 +164,19 @@ class PIMCAgent(Agent):
         if len(actions) == 1:
             return {actions[0]: (1.0, 0.0, 0, 0.0)}
         est = dict(zip(actions, move_values(state, actions, self.samples, self.width, seed,
-                                            self.challenge, self.by_round)))
-        if self.refine and len(actions) > 1:
+                                            self.challenge, self.by_round, self._flag)))
+        if self.refine and len(actions) > 1 and est:
             ranked = sorted(actions, key=lambda a: self._key(est[a]), reverse=True)[:self.keep]
             more = move_values(state, ranked, self.refine, self.width, self.rng.next(),
-                               self.challenge, self.by_round)
+                               self.challenge, self.by_round, self._flag)
             for a, e in zip(ranked, more):
                 est[a] = _merge(est[a], e)
         return est
 
     def _analyse(self, state: State) -> list[dict[str, Any]]:
         est = self._estimates(state)
+        if not est:                     # stopped before the first future was judged
+            return self._unsearched(state)
         order = sorted(est, key=lambda a: self._key(est[a]), reverse=True)
         return [self._row(state, a, est[a][0] * est[a][1], est[a][2]) for a in order]
 

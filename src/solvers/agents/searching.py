@@ -54,11 +54,12 @@ class MCTSAgent(Agent):
     ``Game.default_rollout``: ``own`` for Switchbacks, ``policy`` elsewhere).
 
     Ranking: most visits first; ``value`` is the mean return of the player to
-    move after the action.
+    move after the action. :meth:`stop` ends either search early.
     """
 
     options = ("seed", "iterations", "time", "c", "rollout_plies", "endgame_plies", "endgame_nodes",
                "samples", "backend", "max_nodes", "rollout")
+    stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
                  time: float | None = None, c: float = 1.4, rollout_plies: int = 0,
@@ -86,14 +87,17 @@ class MCTSAgent(Agent):
         if self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies:
             try:
                 r = expected_endgame(state, samples=self.samples, seed=seed, max_nodes=self.endgame_nodes,
-                                     backend=self.backend)
+                                     backend=self.backend, track=self._track)
             except SolversError:
                 pass   # too large after all: search with MCTS
             else:
-                return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
+                self._search = None     # the solver's memory goes now, not at the next move
+                if r.action_values:     # (a stop before the first sample: MCTS stops at once too)
+                    return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
         r = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
                         rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes,
-                        rollout=self.rollout)
+                        rollout=self.rollout, track=self._track)
+        self._search = None
         rows = [self._row(state, a, v, n) for a, n, v in r.rows()]
         seen = {row["action"] for row in rows}
         # Actions the budget never tried come last, unvisited.
@@ -111,9 +115,12 @@ class EndgameAgent(Agent):
     beyond it), ``mode`` (auto, alphabeta, maxn), ``backend``. ``value`` is
     the mean exact return of the player to move after the action and
     ``visits`` the number of determinisations in which it was legal.
+    :meth:`stop` ends the search with the determinisations solved so far
+    (none: every move unvisited, valued 0).
     """
 
     options = ("seed", "samples", "max_nodes", "mode", "backend")
+    stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, samples: int = 16,
                  max_nodes: int = DEFAULT_MAX_NODES, mode: str = "auto", backend: str = "auto"):
@@ -152,5 +159,7 @@ class EndgameAgent(Agent):
     def _analyse(self, state: State) -> list[dict[str, Any]]:
         player = state.current_player()
         r = expected_endgame(state, samples=self.samples, seed=self.rng.next(), mode=self.mode,
-                             max_nodes=self.max_nodes, backend=self.backend)
-        return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
+                             max_nodes=self.max_nodes, backend=self.backend, track=self._track)
+        self._search = None
+        return ([self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
+                or self._unsearched(state))

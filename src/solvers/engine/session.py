@@ -67,8 +67,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 # Commands that change the game: refused while a go is running.
 MUTATING = ("new", "position", "apply", "deal", "go")
-# Agents that a stop interrupts (the others finish their short work first).
-STOPPABLE = ("mcts",)
 
 
 class RequestError(SolversError):
@@ -528,6 +526,8 @@ class Session:
             # Actions the budget never tried come last, unvisited.
             rows += [_row(root, a, 0.0, 0) for a in root.legal_actions() if a not in seen]
         else:
+            if agent.stoppable:
+                job.attach(agent)         # a stop ends its search (Agent.stop)
             rows = agent.analyse(root)
         seconds = time.perf_counter() - start
         ranked = [{"action": int(r["action"]), "move": r["move"], "value": _finite(r["value"]),
@@ -640,7 +640,7 @@ def describe_engine() -> dict[str, Any]:
         except SolversError:
             continue          # an optional agent whose extra is not installed
         agents.append({"name": name, "options": list(cls.options),
-                       "budget": name == "mcts", "stoppable": name in STOPPABLE,
+                       "budget": name == "mcts", "stoppable": cls.stoppable,
                        "about": _first_line(cls.__doc__)})
     return {"protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION,
             "version": solvers.__version__, "commands": list(COMMANDS),

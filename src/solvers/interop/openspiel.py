@@ -295,7 +295,8 @@ class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):
     (or ``max_simulations`` simulations when ``seconds`` is None).
 
     The search loop is the bot's own (root resampling, ``run_simulation``,
-    the final policy); only its stopping rule is ours.
+    the final policy); only its stopping rule is ours, and :meth:`stop`
+    (from another thread) ends it once the root has a visit.
     """
 
     def __init__(self, game: pyspiel.Game, evaluator: Any, uct_c: float, max_simulations: int,
@@ -303,23 +304,34 @@ class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):
         super().__init__(game, evaluator, uct_c, max_simulations, **kwargs)
         self.seconds = seconds
         self.simulations = 0          # in the last search
+        self.stopping = False
+
+    def stop(self) -> None:
+        """End the running search (and every later one) once the root has a visit."""
+        self.stopping = True
 
     def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
         import time
 
-        if self.seconds is None:
-            self.simulations = self._max_simulations
-            return super().run_search(state)
         self.reset()
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self.seconds
         done = 0
+        if self.seconds is None:
+            # The bot's own loop of max_simulations, ended early by a stop.
+            while done < self._max_simulations and not (
+                    self.stopping and self._root_node.total_visits > 0):
+                self.run_simulation(self.sample_root_state(state))
+                done += 1
+            self.simulations = done
+            return self.get_final_policy(state, self._root_node)
+        deadline = time.perf_counter() + self.seconds
         # The first simulation only expands the root; the final policy
         # needs a visit of it, however short the time.
-        while self._root_node.total_visits <= 0 or time.perf_counter() < deadline:
+        while self._root_node.total_visits <= 0 or (time.perf_counter() < deadline
+                                                    and not self.stopping):
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations = done
@@ -348,6 +360,7 @@ class OpenSpielISMCTSAgent(Agent):
     ``simulations``, ``c`` (default 1.4), ``seed``."""
 
     options = ("seed", "time", "simulations", "c")
+    stoppable = True
 
     def __init__(self, game: solvers.Game, seed: int | None = None, time: float | None = None,
                  simulations: int | None = None, c: float = 1.4):
@@ -363,6 +376,7 @@ class OpenSpielISMCTSAgent(Agent):
         self.os_game = openspiel_game(game)
         self.bot = ismcts_bot(self.os_game, seconds=time, simulations=simulations or 1000, c=c,
                               seed=self.rng.next())
+        self._track(self.bot)          # its stop() ends a running search (Agent.stop)
 
     def _wrap(self, state: solvers.State) -> SolversState:
         return SolversState(self.os_game, state.clone())

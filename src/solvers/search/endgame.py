@@ -31,7 +31,9 @@ the same rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import SolversError
 from ..game import State
@@ -48,7 +50,9 @@ class EndgameResult:
 
     ``action_values`` lists ``(action, value vector, samples)`` ranked best
     first for ``player`` (the player to move) when per-action values were
-    asked for or samples were taken.
+    asked for or samples were taken. ``stopped``: a stop ended the search
+    early (``samples`` counts those solved before it; with none, ``action``
+    is None and the lists are empty).
     """
 
     player: int
@@ -59,9 +63,14 @@ class EndgameResult:
     nodes: int = 0
     samples: int = 1
     backend: str = "python"
+    stopped: bool = False
 
 
 class _Aborted(Exception):
+    pass
+
+
+class _Stopped(Exception):
     pass
 
 
@@ -74,6 +83,12 @@ class ReferenceSolver:
         self.alphabeta = players == 2 and mode != "maxn"
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.stopped = False
+
+    def stop(self) -> None:
+        """End a running search (from another thread) at its next node, and
+        every later one (as the C solver's ``stop``)."""
+        self.stopped = True
 
     def _utility(self, vec: list[float], player: int) -> float:
         """What ``player`` maximises: own return, minus the other's with alpha-beta."""
@@ -90,6 +105,8 @@ class ReferenceSolver:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise _Aborted
+        if self.stopped:
+            raise _Stopped
         if state.is_chance_node():
             out = [0.0] * self.players
             for action, prob in state.chance_outcomes():
@@ -212,14 +229,18 @@ def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False,
 
 def expected_endgame(state: State, player: int | None = None, samples: int = 16, seed: int | None = 0, *,
                      mode: str = "auto", max_nodes: int = DEFAULT_MAX_NODES, tt_bits: int = 22,
-                     backend: str = "auto") -> EndgameResult:
+                     backend: str = "auto",
+                     track: Callable[[Any], Any] | None = None) -> EndgameResult:
     """Exact values averaged over ``samples`` determinisations for ``player``
     (default: the player to move): each sample re-deals what ``player``
     cannot see, is solved exactly, and every root action's value vectors are
     averaged. The best action maximises the mean for the player to move.
 
     A Python state without ``resample`` is taken as fully visible (one
-    sample is enough then).
+    sample is enough then). ``track``, when given, is called with the
+    solver before the search starts: its ``stop()`` (from another thread)
+    ends the search, and the result averages the samples solved by then
+    (``stopped`` set).
     """
     mover = state.current_player()
     if mover < 0:
@@ -232,23 +253,35 @@ def expected_endgame(state: State, player: int | None = None, samples: int = 16,
         raise SolversError(f"samples must be a whole number >= 1, not {samples!r}")
     rng = SplitMix64(seed_from(seed))
     if _backend(state, backend) == "c":
-        r = _c_solver(state, mode, max_nodes, tt_bits).expected(state._state_capsule(), player, samples,
-                                                                rng.next())
+        c_solver = _c_solver(state, mode, max_nodes, tt_bits)
+        if track is not None:
+            track(c_solver)
+        r = c_solver.expected(state._state_capsule(), player, samples, rng.next())
         return EndgameResult(player=mover, value=r["value"], action=r["action"],
                              action_values=[tuple(row) for row in r["action_values"]],
-                             nodes=r["nodes"], samples=samples, backend="c")
+                             nodes=r["nodes"], samples=r["samples"], backend="c",
+                             stopped=r["stopped"])
     solver = ReferenceSolver(state.game.num_players, mode, max_nodes)
+    if track is not None:
+        track(solver)
     can_resample = hasattr(state, "resample")
     if not can_resample:
         samples = 1
     sums: dict[int, list] = {}
+    done = 0
     for _ in range(samples):
         st = state.resample(player, rng) if can_resample else state
-        for action, vec, _ in solver.solve(st, per_action=True, line=False).action_values:
+        try:
+            rows = solver.solve(st, per_action=True, line=False).action_values
+        except _Stopped:
+            break
+        done += 1
+        for action, vec, _ in rows:
             acc = sums.setdefault(action, [[0.0] * len(vec), 0])
             acc[0] = [x + y for x, y in zip(acc[0], vec)]
             acc[1] += 1
     table = [(a, [x / n for x in vec], n) for a, (vec, n) in sums.items()]
     table.sort(key=lambda r: (-r[1][mover], r[0]))
-    return EndgameResult(player=mover, value=table[0][1], action=table[0][0], action_values=table,
-                         nodes=solver.nodes, samples=samples, backend="python")
+    return EndgameResult(player=mover, value=table[0][1] if table else [],
+                         action=table[0][0] if table else None, action_values=table,
+                         nodes=solver.nodes, samples=done, backend="python", stopped=done < samples)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import time as _time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -346,17 +347,22 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
 def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
                 c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
                 backend: str = "auto", max_nodes: int | None = None,
-                rollout: str | None = None) -> SearchResult:
+                rollout: str | None = None,
+                track: Callable[[Any], Any] | None = None) -> SearchResult:
     """Search from ``state`` for the player to move and return the result.
 
     Budget: ``iterations`` and/or ``time`` seconds (the first reached ends
     the search). The same seed gives the same result for an iteration budget.
+    ``track``, when given, is called with the search before it runs: its
+    ``stop()`` (from another thread) ends it with the result so far.
     """
     _check_budget(iterations, time)
     if max_nodes is None and iterations is not None and time is None:
         max_nodes = iterations + 1
     search = make_search(state, backend=backend, c=c, seed=seed, rollout_plies=rollout_plies,
                          determinize=determinize, max_nodes=max_nodes, rollout=rollout)
+    if track is not None:
+        track(search)
     return search.run(iterations=iterations, time=time)
 
 
