@@ -496,6 +496,21 @@ async def api_games(request: Request) -> Response:
                          "max_upload": MAX_UPLOAD})
 
 
+async def _json_body(request: Request, what: str) -> tuple[Any, Response | None]:
+    """The decoded JSON body of a POST (empty: ``{}``), or the error reply:
+    403 unless it comes from this server's own pages (``what`` starts that
+    message), 413 beyond MAX_BODY bytes, 400 for text that is not JSON."""
+    if not same_origin(request.headers):
+        return None, _error(403, f"{what} from this server's own pages")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return None, _error(413, "the request body is too long")
+    try:
+        return json.loads(body or b"{}"), None
+    except ValueError:
+        return None, _error(400, "the request body is not valid JSON")
+
+
 def _board_options(name: str, options: dict[str, Any], from_query: bool) -> dict[str, Any]:
     """A board request's game options, checked: text from a query string is
     read as each option's type; a data file only as an uploaded object."""
@@ -519,15 +534,9 @@ async def api_board(request: Request) -> Response:
     name = request.path_params["name"]
     try:
         if request.method == "POST":
-            if not same_origin(request.headers):
-                return _error(403, "boards are asked for from this server's own pages")
-            body = await request.body()
-            if len(body) > MAX_BODY:
-                return _error(413, "the request body is too long")
-            try:
-                params = json.loads(body or b"{}")
-            except ValueError:
-                return _error(400, "the request body is not valid JSON")
+            params, refused = await _json_body(request, "boards are asked for")
+            if refused is not None:
+                return refused
             if not isinstance(params, dict) or set(params) - {"players", "options"}:
                 raise SolversError('the body is {"players": N, "options": {...}}')
             players = params.get("players")
@@ -635,15 +644,9 @@ async def api_task_start(request: Request) -> Response:
     if task_name not in tasks:
         return _error(404, f"{name} has no task {task_name[:40]!r}; it has "
                            f"{', '.join(sorted(tasks)) or 'none'}")
-    if not same_origin(request.headers):
-        return _error(403, "jobs are started from this server's own pages")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return _error(413, "the request body is too long")
-    try:
-        params = json.loads(body or b"{}")
-    except ValueError:
-        return _error(400, "the request body is not valid JSON")
+    params, refused = await _json_body(request, "jobs are started")
+    if refused is not None:
+        return refused
     store: TaskStore = request.app.state.tasks
     try:
         tid = store.start(tasks[task_name], params)
