@@ -54,8 +54,9 @@ cdef extern from *:
     void eg_write_flag(int *p, int v) nogil
 
 
-class Stopped(SolversError):
-    """A search that :meth:`Solver.stop` ended before it had an answer."""
+class Stopped(Exception):
+    """A search that :meth:`Solver.stop` ended before it had an answer (not
+    a user's error: whoever stopped it expects it)."""
 
 cdef enum:
     EG_MAX_PLAYERS = 4
