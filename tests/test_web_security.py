@@ -22,7 +22,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from web_helpers import open_play, search_threads, serve_in_thread, set_value, settled, wait
+from web_helpers import open_play, search_threads, serve_in_thread, settled, start_game
 from websockets.sync.client import connect
 
 import solvers
@@ -296,16 +296,9 @@ def test_a_location_named_with_html_shows_as_text(chromium, web_server, tmp_path
     path.write_text(json.dumps(m))
     challenge = [loc["name"] for loc in m["locations"]].index(EVIL)
     open_play(chromium, web_server, "c2c")
-    upload = chromium.find_element("id", "opt-map")
-    assert upload.get_attribute("type") == "file"
-    upload.send_keys(str(path))
-    set_value(chromium, "players", 1)
-    set_value(chromium, "seat-0", "human")
-    set_value(chromium, "seed", 3)
-    set_value(chromium, "opt-challenge", challenge)
-    before = chromium.execute_script("return window.solversPlay.draws")
-    chromium.find_element("id", "new").click()
-    wait(chromium, f"window.solversPlay.draws > {before}", what="the first drawing")
+    assert chromium.find_element("id", "opt-map").get_attribute("type") == "file"
+    start_game(chromium, "c2c", 1, ["human"], seed=3, budget=("iterations", 50),
+               options={"map": path, "challenge": challenge})
     settled(chromium)
     status = chromium.execute_script("return document.getElementById('status').textContent")
     assert f"challenge {EVIL}" in status, status

@@ -61,7 +61,11 @@ def start_game(driver, game: str, players: int, seats: list[str], seed: int,
     set_value(driver, "budget-kind", budget[0])
     set_value(driver, "budget", budget[1])
     for key, value in (options or {}).items():
-        set_value(driver, f"opt-{key}", value)
+        box = driver.find_element("id", f"opt-{key}")
+        if box.get_attribute("type") == "file":      # a data file: the path of a local file to upload
+            box.send_keys(str(value))
+        else:
+            set_value(driver, f"opt-{key}", value)
     before = driver.execute_script("return window.solversPlay.draws")
     driver.find_element("id", "new").click()
     wait(driver, f"window.solversPlay.draws > {before}", what="the first drawing")
