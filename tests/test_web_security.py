@@ -211,6 +211,8 @@ def test_a_data_file_is_uploaded_as_its_content(web_server, game, option):
         assert again["result"]["ply"] == len(saved["moves"]) > 0
         bad = sock.ask({"id": 5, "cmd": "new", "game": game, "options": {option: {"schema": 1}}})
         assert bad["error"]["code"] == "invalid_option" and "<content>" in bad["error"]["message"]
+        listed = sock.ask({"id": 6, "cmd": "new", "game": game, "options": {option: [1, 2]}})
+        assert "a JSON object" in listed["error"]["message"]
     finally:
         sock.close()
 

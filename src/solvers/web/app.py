@@ -187,9 +187,11 @@ def _file_option_error(info: Any, key: str, value: Any) -> str | None:
         return None                  # the engine names the unknown option
     if not option.names_a_file or value is None:
         return None
-    if not isinstance(value, dict):
+    if isinstance(value, str):
         return (f"option {key!r}: the web server reads no files on the server; leave it out for "
                 f"the built-in one, or upload the file (its JSON content)")
+    if not isinstance(value, dict):
+        return f"option {key!r} should be the uploaded file's content, a JSON object"
     if len(json.dumps(value, separators=(",", ":"))) > MAX_UPLOAD:
         return f"option {key!r}: the uploaded file is larger than {MAX_UPLOAD // 1024} KiB"
     return None

@@ -144,11 +144,16 @@ async function readDataFile(file) {
   if (file.size > maxUpload) {
     throw new Error(`${file.name} is larger than ${Math.floor(maxUpload / 1024)} KiB`);
   }
+  let content;
   try {
-    return JSON.parse(await file.text());
+    content = JSON.parse(await file.text());
   } catch (e) {
     throw new Error(`${file.name} is not a JSON file: ${e.message}`);
   }
+  if (content === null || typeof content !== "object" || Array.isArray(content)) {
+    throw new Error(`${file.name} should hold one JSON object`);
+  }
+  return content;
 }
 
 // Run the game until a human must move or it ends.
