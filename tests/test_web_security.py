@@ -171,6 +171,10 @@ def test_the_web_api_reads_no_file_a_request_names(web_server, tmp_path):
         assert sock.ask({"id": 4, "cmd": "new", "game": "c2c"})["result"]["phase"] == "chance"
     finally:
         sock.close()
+    # The task API: a job's body names no file either.
+    status, _, body = request(web_server, "/api/games/c2c/tasks/solve", "POST", {},
+                              json.dumps({"seed": 1, "map": str(copies["c2c"])}).encode())
+    assert status == 400 and "reads no files" in json.loads(body)["error"]
 
 
 def renamed_map(old: str, new: str) -> dict:

@@ -649,6 +649,12 @@ async def api_task_start(request: Request) -> Response:
     params, refused = await _json_body(request, "jobs are started")
     if refused is not None:
         return refused
+    # A task that took a data file would take it as content too, never a path.
+    message = web_options_error(name, {k: v for k, v in params.items()
+                                       if k in game_info(name).option_names}
+                                if isinstance(params, dict) else None)
+    if message is not None:
+        return _error(400, message)
     store: TaskStore = request.app.state.tasks
     try:
         tid = store.start(tasks[task_name], params)
