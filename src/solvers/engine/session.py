@@ -155,6 +155,9 @@ class Session:
         self.state: State | None = None
         self.setup: dict[str, Any] | None = None
         self.moves: list[str] = []
+        # What undo replays: the loaded moves as strings, then the action ids
+        # played here (a string may match several copies of one tile).
+        self._replay: list[str | int] = []
         # Seat mode: the seats this connection plays (None: the referee, who sees all).
         self.seats: tuple[int, ...] | None = None
         self.closed = False
@@ -329,6 +332,7 @@ class Session:
     def _install(self, setup: dict[str, Any], game: Any, state: State, moves: list[str],
                  seats: tuple[int, ...] | None) -> None:
         self.setup, self.game, self.state, self.moves = setup, game, state, moves
+        self._replay = list(moves)
         self.seats = seats
         self._agent_rng = SplitMix64(setup["seed"] ^ AGENT_SEED_SALT)
 
@@ -355,6 +359,10 @@ class Session:
         self._install(setup, state.game, state, moves, seats)
         return self.status()
 
+    def _played(self, action: int, text: str) -> None:
+        self.moves.append(text)
+        self._replay.append(action)
+
     def cmd_undo(self, request: dict[str, Any]) -> dict[str, Any]:
         """Back to the game as it stood after ``ply`` moves: the moves are
         replayed from the start, so the seed deals the same cards again."""
@@ -364,10 +372,12 @@ class Session:
             raise RequestError("bad_request", f"'ply' should be a whole number from 0 to {len(self.moves)} "
                                               "(the moves played so far)")
         try:
-            setup, state, moves = load_position(save_position(self.setup, self.moves[:ply]))
+            replay = self._replay[:ply]
+            setup, state, moves = load_position(save_position(self.setup, replay))
         except SolversError as e:  # the moves replayed once already: a bug if this fails
             raise RequestError("internal_error", str(e)) from None
         self._install(setup, state.game, state, moves, self.seats)
+        self._replay = replay
         return self.status()
 
     def cmd_apply(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -401,7 +411,7 @@ class Session:
                                                    "(send legal for the list)")
         text = state.action_to_string(action)
         state.apply_action(action)
-        self.moves.append(text)
+        self._played(action, text)
         return {"action": action, "move": text, **self.status()}
 
     def cmd_deal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -416,7 +426,7 @@ class Session:
             text = state.action_to_string(action)
             dealt.append(self._seen(state, action, view))
             state.apply_action(action)
-            self.moves.append(text)
+            self._played(action, text)
         return {"moves": dealt, **self.status()}
 
     def cmd_legal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -654,7 +664,7 @@ class Session:
             seen = self._seen(state, action, view)
             text = state.action_to_string(action)
             state.apply_action(action)
-            self.moves.append(text)
+            self._played(action, text)
             return {"seat": player, "agent": kind, "played": True, "move": seen,
                     "stopped": found["stopped"], **self.status()}
 
