@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import solvers
@@ -49,9 +50,11 @@ def history(game: str, players: int, seed: int, plies: int) -> list[str]:
     return moves
 
 
+@cache
 def twin_positions(game: str, players: int, seed: int = 1) -> tuple[dict, dict, str]:
     """Two history positions, equal for seat 0, and the full string of the
-    hidden move in which the first differs from the second."""
+    hidden move in which the first differs from the second (cached: do not
+    change them)."""
     start = TWIN_PLY[game]
     if start is None:
         start = _after_first_hidden_decision(game, players, seed)
