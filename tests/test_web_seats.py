@@ -108,3 +108,64 @@ def test_a_played_game_never_shows_seat_0_a_hidden_move(web_server, game, player
     assert not leaked, f"seat 0 received {leaked[:3]}"
     # What seat 0 may read of the other seats is there: their hidden moves in part.
     assert "player 1" in messages
+
+
+# ------------------------------------------------------------------ the page, in Chromium
+RECORD = """
+window.seatFrames = {sent: [], received: []};
+const ws = window.solversPlay.engine.ws;
+ws.addEventListener('message', (e) => window.seatFrames.received.push(JSON.parse(e.data)));
+const send = ws.send.bind(ws);
+ws.send = (data) => { window.seatFrames.sent.push(JSON.parse(data)); send(data); };
+"""
+# A move by clicking the last button of the list (in Big Sur it ends a turn soonest).
+CLICK_LAST = """
+const listed = [...document.querySelectorAll('#moves [data-action]')];
+const ply = window.solversPlay.state.status.ply;
+listed[listed.length - 1].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+return ply;
+"""
+
+
+def test_hot_seat_shows_only_the_seat_to_move_after_passing_the_device(chromium, web_server):
+    from web_helpers import open_play, start_game, wait
+
+    open_play(chromium, web_server, "bigsur")
+    wait(chromium, "window.solversPlay.engine.ws && window.solversPlay.engine.ws.readyState === 1")
+    chromium.execute_script(RECORD)
+    start_game(chromium, "bigsur", 3, ["human", "ai", "human"], seed=4, budget=("iterations", 10))
+    turn = "document.body.dataset.turn"
+    for _ in range(200):      # seat 0 plays its turn, the AI seat 1, then the device goes to seat 2
+        # (The pass screen comes inside the last human move, which stays busy until the click.)
+        now = wait(chromium, f"({turn} === 'pass' || (!window.solversPlay.state.busy && {turn} === 'human'))"
+                             f" && {turn}")
+        if now == "pass":
+            break
+        ply = chromium.execute_script(CLICK_LAST)
+        wait(chromium, f"window.solversPlay.state.status.ply > {ply}")
+    else:
+        pytest.fail("the device was never passed")
+    frames = chromium.execute_script("return window.seatFrames")
+    shown = chromium.execute_script(
+        "return {pass: document.getElementById('pass').classList.contains('on'),"
+        " who: document.getElementById('pass-who').textContent,"
+        " board: document.getElementById('board').childElementCount,"
+        " view: window.solversPlay.state.view, moves: document.querySelectorAll('#moves button').length}")
+    assert shown == {"pass": True, "who": "Pass the device to Seat 2 (human).", "board": 0, "view": None,
+                     "moves": 0}
+    new = next(r for r in frames["sent"] if r["cmd"] == "new")
+    assert new["seats"] == [0, 2]
+    # Nothing of seat 2 was asked for before the device was passed.
+    assert {r.get("seat") for r in frames["sent"] if r["cmd"] == "state"} == {0}
+    chromium.find_element("id", "pass-ready").click()
+    wait(chromium, f"{turn} === 'human' && window.solversPlay.state.view !== null")
+    assert chromium.execute_script("return window.solversPlay.state.view.player") == 2
+    assert chromium.execute_script("return window.solversPlay.state.viewSeat") == 2
+    # What the page received: the AI's moves played by the engine, nothing
+    # ranked or valued; no card dealt to the AI seat by name.
+    frames = chromium.execute_script("return window.seatFrames")
+    plays = [r["result"] for r in frames["received"] if r.get("cmd") == "go" and "result" in r]
+    assert plays and all(p["played"] and "ranked" not in p and "value" not in p for p in plays)
+    text = json.dumps(frames["received"])
+    assert "deal a card to player 1" in text
+    assert not __import__("re").search(r"(deal \d+ to|draws \d+ )player 1|player 1 draws \d+", text)
