@@ -14,40 +14,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
-import jsonschema
 import pytest
-
 from seat_twins import (CASES, normal, referee_requests, referee_run, run, seat_script,
                         twin_positions)
-from solvers.engine import Session, load_schema
+from test_engine import ENGINE_CMD, REQUEST, ROOT, check as checked, err as refused, ok, served_pipe
 
-ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = load_schema()
-REPLY = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/reply"})
-REQUEST = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/request"})
-ENGINE_CMD = [sys.executable, "-m", "solvers.cli.main", "engine"]
-
-
-def checked(reply: dict) -> dict:
-    errors = sorted(REPLY.iter_errors(reply), key=str)
-    assert not errors, f"{reply} breaks the schema: {errors[0].message}"
-    return reply
-
-
-def ok(session: Session, request: dict) -> dict:
-    assert not list(REQUEST.iter_errors(request)), request
-    reply = checked(session.handle(request))
-    assert "result" in reply, reply
-    return reply["result"]
-
-
-def refused(session: Session, request: dict) -> str:
-    reply = checked(session.handle(request))
-    assert "error" in reply, reply
-    return reply["error"]["code"]
+from solvers.engine import Session
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +33,8 @@ def twins():
         requests_a, requests_b, replies, hidden = seat_script(Session(), Session(), a, b)
         for reply in replies:
             checked(reply)
+        for request in requests_a:
+            assert not list(REQUEST.iter_errors(request)), request
         out[game, players] = (requests_a, requests_b, hidden, differ)
     return out
 
@@ -240,3 +215,23 @@ def test_undo_replays_the_same_cards_and_keeps_the_mode():
     saved = ok(referee, {"cmd": "position"})["position"]
     ok(referee, {"cmd": "undo", "ply": 3})
     assert ok(referee, {"cmd": "position"})["position"] == {**saved, "moves": saved["moves"][:3]}
+
+
+def test_stop_ends_a_go_the_engine_plays_and_the_move_is_played():
+    # Seat 1 is the engine's: a long go, a state read while it searches,
+    # then stop; the go replies first, having played its best move so far.
+    with served_pipe() as (w, output):
+        w.write(b'{"id":1,"cmd":"new","game":"switchbacks","players":2,"seed":2,"seats":[1]}\n'
+                b'{"id":2,"cmd":"deal"}\n{"id":3,"cmd":"go","time":60}\n{"id":4,"cmd":"state"}\n'
+                b'{"id":5,"cmd":"deal"}\n{"id":6,"cmd":"stop"}\n{"id":7,"cmd":"state"}\n'
+                b'{"id":8,"cmd":"quit"}\n')
+    replies = [checked(json.loads(line)) for line in output.getvalue().decode().splitlines()]
+    ids = [r["id"] for r in replies]
+    assert sorted(ids) == list(range(1, 9)) and ids.index(3) < ids.index(6) < ids.index(7)
+    by_id = {r["id"]: r for r in replies}
+    assert by_id[2]["result"]["to_move"] == 0
+    go = by_id[3]["result"]
+    assert go["played"] and go["stopped"] and go["seat"] == 0 and go["ply"] == by_id[2]["result"]["ply"] + 1
+    assert by_id[4]["result"]["seat"] == 1 and by_id[5]["error"]["code"] == "busy"
+    assert by_id[6]["result"] == {"stopped": True, "go": 3}
+    assert by_id[7]["result"]["ply"] == go["ply"]
