@@ -382,6 +382,7 @@ async function undo() {
   await cancelAI();
   const gen = g.generation;
   const ply = g.humanPlies.pop();
+  setTurn("undo");        // not the human's turn until the view is drawn again
   try {
     g.status = await engine.call("undo", { ply });
     g.hint = null;
