@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from solvers.data import decode_text, read_text
+from solvers.data import read_stdin_text, read_text
 from solvers.errors import SolversError
+from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
@@ -32,17 +33,15 @@ def _load_map(map_file: str | None) -> CoastMap:
 
 def _read_deal(path: str, m: CoastMap, challenge: int | None) -> list[int]:
     if path == "-":
-        stream = getattr(sys.stdin, "buffer", sys.stdin)   # bytes when stdin has them
-        text = decode_text(stream.read(), "deal file", "stdin")
+        text = read_stdin_text("deal file")
         return parse_deal(text.splitlines(), m, challenge, source="stdin")
     return parse_deal(read_text(path, "deal file").splitlines(), m, challenge, source=path)
 
 
 def check_plot_path(path: str) -> None:
     """Refuse a --plot file before any work: matplotlib missing, a format it
-    cannot write (from the file's ending), or a folder that does not exist."""
-    import os
-
+    cannot write (from the file's ending), or a file that cannot be written
+    there (:func:`solvers.files.check_output_path`)."""
     try:
         import matplotlib
     except ImportError:
@@ -58,11 +57,7 @@ def check_plot_path(path: str) -> None:
                            if ending else
                            f"--plot {path}: give the file an ending that names its format "
                            f"(.png, .svg, .pdf)")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise SolversError(f"--plot {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise SolversError(f"--plot {path}: cannot write in the folder {folder}")
+    check_output_path(path, "--plot")
 
 
 @click.group("c2c", invoke_without_command=True)
@@ -302,14 +297,15 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, onlin
             })
             advance(1)
     rows.sort(key=lambda r: (-r["ceiling"], -r["online"], r["required"], r["challenge"]))
-    if plot:
-        plot_challenges(rows, plot, shuffles)
     if as_json:
         print_json({"shuffles": shuffles, "seed": seed, "online_agent": online_spec, "challenges": rows})
     elif as_csv:
         write_challenge_csv(rows)
     else:
         out.print(challenge_table(rows, shuffles, seed))
+    if plot:            # after the table: a plot that cannot be written loses nothing else
+        sys.stdout.flush()
+        plot_challenges(rows, plot, shuffles)
 
 
 def _interval(ci: list[float] | tuple[float, float]) -> str:
@@ -347,17 +343,18 @@ def challenge_table(rows: list[dict[str, Any]], shuffles: int, seed: int) -> Any
 
 
 def plot_challenges(rows: list[dict[str, Any]], path: str, shuffles: int) -> None:
-    """Write :func:`challenge_figure` to ``path`` and say where (on stderr)."""
+    """Write :func:`challenge_figure` to ``path`` (all at once: a failure
+    leaves no half-written file, and an old file as it was) and say where,
+    on stderr."""
     import matplotlib.pyplot as plt
 
     fig = challenge_figure(rows, shuffles)
+    kind = os.path.splitext(path)[1].lower().lstrip(".")
     try:
-        fig.savefig(path, dpi=120)
-    except (OSError, ValueError) as e:
-        raise SolversError(f"cannot write {path}: {getattr(e, 'strerror', None) or e}") from None
+        where = write_atomic(path, lambda f: fig.savefig(f, format=kind, dpi=120), "plot")
     finally:
         plt.close(fig)
-    click.echo(f"Plot written to {os.path.abspath(path)}", err=True)
+    click.echo(f"Plot written to {where}", err=True)
 
 
 def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:

@@ -137,7 +137,9 @@ def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], Non
         if seat == 0:
             return True
         action = ai.step(state)
-        announce(seat, state.observed_move(action, 0))   # as seat 0 sees it
+        move = state.observed_move(action, 0)   # as seat 0 sees it
+        own = f"player {seat} "
+        announce(seat, move[len(own):] if move.startswith(own) else move)
         state.apply_action(action)
     return False
 

@@ -28,6 +28,7 @@ import click
 
 import solvers
 from solvers.errors import SolversError
+from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.data import CoastMap
 from solvers.games.c2c.online import STRONG_CHALLENGE_ONLINE, STRONG_ONLINE, strong_online
 
@@ -55,8 +56,10 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet in the JSON schema of the built-in one.")
 @click.option("--save", "save_file", metavar="FILE.json", type=click.Path(dir_okay=False),
-              help="Save the game (deal and moves) to FILE.json at the end; on a terminal "
-                   "the end screen offers it too.")
+              help="Save the game (deal and moves) to FILE.json at the end (checked before "
+                   "the game starts); a game abandoned before its end never replaces an "
+                   "existing file but goes to FILE-unfinished.json. On a terminal the end "
+                   "screen offers to save too.")
 @click.option("--time-limit", type=click.FloatRange(0.1, 600), default=10.0, show_default=True,
               metavar="S", help="Seconds for the hindsight best of the deal, on the end screen.")
 def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | None,
@@ -76,6 +79,9 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
     seed = secrets.randbits(31) if seed is None else seed
     from solvers.games.c2c.data import load_map
 
+    if save_file is not None:
+        check_output_path(save_file, "--save")     # before the game, not at its end
+
     m = load_map(map_file)
     game = solvers.load_game("c2c", players=players, challenge=challenge, map=m)
     state = game.new_initial_state(seed=seed)
@@ -87,6 +93,27 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
     if required:
         out.print(f"Circle all {len(required)} locations marked '!' on the sheet to win the "
                   "challenge; a lost challenge scores 0.")
+    try:
+        if _play_out(state, ai, m, required):
+            _show(state, m, required)
+            _end_screen(state, m, required, players, challenge, time_limit)
+        else:
+            out.print("Game abandoned.")
+    except BaseException:
+        # An error or Ctrl-C in the middle: with --save, the game so far is
+        # kept (under the rule of _offer_save) before the error is shown.
+        if save_file is not None:
+            try:
+                _offer_save(state, challenge, map_file, seed, save_file)
+            except Exception:
+                pass
+        raise
+    _offer_save(state, challenge, map_file, seed, save_file)
+
+
+def _play_out(state: Any, ai: Any, m: CoastMap, required: set[int]) -> bool:
+    """The game from ``state`` on, the AI moving every seat but 0 and the
+    player typing seat 0's moves: True at its end, False when the player quits."""
     shown_round = -1
     while play_until_seat_zero(state, ai, lambda seat, move: out.print(f"  player {seat}: {move}")):
         info = state.information_state(0)
@@ -95,13 +122,9 @@ def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | N
             _show(state, m, required)
         action = _ask(state, ai, m, required)
         if action is None:
-            out.print("Game abandoned.")
-            _offer_save(state, game, challenge, map_file, seed, save_file)
-            return
+            return False
         state.apply_action(action)
-    _show(state, m, required)
-    _end_screen(state, m, required, players, challenge, time_limit)
-    _offer_save(state, game, challenge, map_file, seed, save_file)
+    return True
 
 
 def describe_location(m: CoastMap, loc_id: int) -> str:
@@ -306,10 +329,25 @@ def _hindsight(state: Any, m: CoastMap, challenge: str | None, time_limit: float
 
 
 def game_record(state: Any, challenge: str | None, map_file: str | None, seed: int) -> dict:
-    """The game so far in the engine's history-position format (module docstring)."""
+    """The game so far in the engine's history-position format (module docstring).
+
+    A finished game is recorded whole. An unfinished one is recorded as
+    player 0 knows it (it is saved at player 0's prompt): without the seed,
+    which would tell the cards still to come ("seed": null; every card dealt
+    so far is a move of the record, so it replays all the same), and, in the
+    setup of a game with several players, with the other seats' private
+    cards re-dealt from the cards player 0 has not seen
+    (:func:`solvers.agents.base.seat_view`)."""
+    history = list(state.history)
+    if not state.is_terminal() and state.game.num_players > 1 and state.round == 0:
+        from solvers.agents.base import seat_view
+
+        view = seat_view(state, 0)
+        dealt = view.order[:view.pos]
+        history = dealt + history[len(dealt):]
     replay = state.game.new_initial_state(seed=seed)
     moves = []
-    for a in state.history:
+    for a in history:
         moves.append(replay.action_to_string(a))
         replay.apply_action(a)
     options: dict[str, Any] = {}
@@ -317,35 +355,76 @@ def game_record(state: Any, challenge: str | None, map_file: str | None, seed: i
         options["challenge"] = state.game.map.locations[state.game.map.location(challenge).id].name
     if map_file is not None:
         options["map"] = os.path.abspath(map_file)
-    return {"game": "c2c", "players": state.game.num_players, "options": options, "seed": seed,
-            "moves": moves}
+    return {"game": "c2c", "players": state.game.num_players, "options": options,
+            "seed": seed if state.is_terminal() else None, "moves": moves}
+
+
+def _record_text(record: dict) -> str:
+    return json.dumps(record, indent=1) + "\n"
 
 
 def save_game(record: dict, path: str) -> str:
-    """Write a game record as JSON; the absolute path written."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(record, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
-    return os.path.abspath(path)
+    """Write a game record as JSON, all at once (:func:`solvers.files.write_atomic`:
+    a failure leaves no half a file); the absolute path written."""
+    return write_atomic(path, _record_text(record), "game file")
 
 
-def _offer_save(state: Any, game: Any, challenge: str | None, map_file: str | None, seed: int,
+#: Names tried for an unfinished game that may not replace an existing file.
+MAX_SIDE_NAMES = 100
+
+
+def save_unfinished(record: dict, path: str) -> str:
+    """Write an unfinished game to ``path`` only if no file is there; else
+    next to it as ``NAME-unfinished.json`` (``-unfinished-2``, ...: the first
+    free name), so that a game abandoned early never replaces a file, which
+    may hold a finished game. The absolute path written."""
+    stem, ending = os.path.splitext(path)
+    names = [path] + [f"{stem}-unfinished{'' if k == 1 else f'-{k}'}{ending or '.json'}"
+                      for k in range(1, MAX_SIDE_NAMES + 1)]
+    for name in names:
+        try:
+            return write_atomic(name, _record_text(record), "game file", replace=False)
+        except FileExistsError:
+            continue
+    raise SolversError(f"cannot save the unfinished game next to {path}: "
+                       f"{names[1]} to {names[-1]} all exist")
+
+
+def _offer_save(state: Any, challenge: str | None, map_file: str | None, seed: int,
                 save_file: str | None) -> None:
     """Save with --save; on a terminal without it, offer to (Enter skips).
-    Piped input is never asked, so a script cannot hang here."""
+    Piped input is never asked, so a script cannot hang here.
+
+    The rule, so that nothing is lost: a finished game replaces the --save
+    file; an unfinished (abandoned) one never replaces an existing file and
+    goes next to it instead (:func:`save_unfinished`), the message says
+    where. A name typed at the offer that exists is replaced only when the
+    player says yes."""
     record = game_record(state, challenge, map_file, seed)
-    path = save_file
-    if path is None:
-        if not sys.stdin.isatty():
-            return
+    finished = state.is_terminal()
+    if save_file is not None:
+        where = save_game(record, save_file) if finished else save_unfinished(record, save_file)
+        if where != os.path.realpath(save_file):
+            out.print(f"{save_file} exists and this game is unfinished, so that file is kept.")
+        out.print(f"Game saved to {where} (the deal and every move, JSON).")
+        return
+    if not sys.stdin.isatty():
+        return
+    while True:
         try:
             path = click.prompt("Save this game for review? File name (Enter: no)", default="",
                                 show_default=False).strip()
+            if not path:
+                return
+            try:
+                check_output_path(path, "save")
+            except SolversError as e:
+                out.print(f"  {e}")
+                continue
+            if os.path.exists(path) and not click.confirm(f"{path} exists: replace it?",
+                                                          default=False):
+                continue
         except (click.exceptions.Abort, EOFError):
             return
-        if not path:
-            return
-    out.print(f"Game saved to {save_game(record, path)} (the deal and every move, JSON).")
+        out.print(f"Game saved to {save_game(record, path)} (the deal and every move, JSON).")
+        return

@@ -3,11 +3,9 @@ against the strong online player's judgement at each decision."""
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from solvers.data import read_text
+from solvers.data import read_json
 from solvers.errors import SolversError
 
 from .common import out, print_json
@@ -15,11 +13,7 @@ from .common import out, print_json
 
 def read_game(path: str) -> dict:
     """The saved game at ``path`` as a JSON object (SolversError otherwise)."""
-    text = read_text(path, "game file")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SolversError(f"{path}: not JSON ({e.msg}, line {e.lineno})") from None
+    record = read_json(path, "game file")
     if not isinstance(record, dict):
         raise SolversError(f"{path}: a saved game is a JSON object")
     return record

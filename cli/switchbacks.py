@@ -88,10 +88,11 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bo
     def announce(seat: int, move: str) -> None:
         out.print(f"  player {seat} ({SEAT_LETTERS[seat]}): {move}")
 
+    saved: set[str] = set()       # the files 'save' wrote in this game
     while play_until_seat_zero(state, ai, announce):
         if state.step == "explore":
             _show(state, color)
-        action = _ask(state, ai, color, seed)
+        action = _ask(state, ai, color, seed, saved)
         if action is None:
             out.print("Game abandoned.")
             return
@@ -124,22 +125,24 @@ def _show(state: Any, color: bool, final: bool = False, viewer: int | None = 0) 
         out.print(f"  stack: {plural(state.game.num_tiles - state.pos, 'tile')}")
 
 
-def save_position(state: Any, path: str) -> str:
+def save_position(state: Any, path: str, viewer: int | None = 0) -> str:
     """Write ``state``'s position as JSON (the format of
-    :mod:`solvers.games.switchbacks.position`, which ``analyse`` reads);
-    the path written."""
+    :mod:`solvers.games.switchbacks.position`, which ``analyse`` reads) as
+    ``viewer`` may know it: the tiles that seat cannot see (the other hands
+    and set-aside piles, the stack's order) are a re-deal of the unseen
+    tiles (:func:`solvers.agents.base.seat_view`), so the file tells nothing
+    the seat did not know and an analysis for it is unchanged; ``viewer=None``
+    writes the real position. Written all at once
+    (:func:`solvers.files.write_atomic`); the path written."""
     import json
-    import os
 
+    from solvers.agents.base import seat_view
+    from solvers.files import write_atomic
     from solvers.games.switchbacks.position import state_to_position
 
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(state_to_position(state), f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise SolversError(f"cannot write {path}: {e.strerror or e}") from None
-    return os.path.abspath(path)
+    shown = state if viewer is None else seat_view(state, viewer)
+    return write_atomic(path, json.dumps(state_to_position(shown), indent=1) + "\n",
+                        "position file")
 
 
 def parse_move(state: Any, text: str) -> int:
@@ -168,7 +171,11 @@ def hike_prompt(state: Any, legal: list[int]) -> str:
     return "Buddy up or hike" if buddy and hike else ("Buddy up" if buddy else "Hike")
 
 
-def _ask(state: Any, ai: Any, color: bool, seed: int = 0) -> int | None:
+def _ask(state: Any, ai: Any, color: bool, seed: int = 0,
+         saved: set[str] | None = None) -> int | None:
+    """One move of the player; ``saved`` holds the files this game wrote
+    (``save`` replaces them without asking)."""
+    saved = set() if saved is None else saved
     legal = state.legal_actions()
     moves = [state.action_to_string(a) for a in legal]
     if state.step == "hike":
@@ -180,13 +187,29 @@ def _ask(state: Any, ai: Any, color: bool, seed: int = 0) -> int | None:
             out.print(f"  {i:>3}. {mv}")
 
     def save(arg: str) -> None:
+        """``save [FILE]``: checked first; a file this game did not write is
+        replaced only when the player says yes."""
+        import os
+
+        from solvers.files import check_output_path
+
         path = arg or f"switchbacks-{seed}-{len(state.board)}.json"
         try:
+            target = check_output_path(path, "save")
+            if (os.path.exists(target) and target not in saved
+                    and not click.confirm(f"  {path} exists: replace it?", default=False)):
+                out.print("  Not saved.")
+                return
             where = save_position(state, path)
         except SolversError as e:
             out.print(f"  {e}")
             return
-        out.print(f"  Position saved to {where}; 'solve switchbacks analyse {path}' ranks the moves.")
+        except (click.exceptions.Abort, EOFError):
+            out.print("  Not saved.")
+            return
+        saved.add(where)
+        out.print(f"  Position saved to {where} as you see it (the tiles you cannot see are "
+                  f"re-dealt); 'solve switchbacks analyse {path}' ranks the moves.")
 
     return ask_move(state, ai, lambda text: parse_move(state, text), help_line=HELP_LINE,
                     value_label="win share", value_note=VALUE_NOTE,

@@ -158,7 +158,7 @@ def _bad(tmp_path, content):
 
 
 @pytest.mark.parametrize("content,words", [
-    ("not json at all", "not JSON"),
+    ("not json at all", "not valid JSON"),
     ("[1, 2, 3]", "JSON object"),
     ('{"game": "switchbacks", "players": 2, "seed": 1, "moves": []}', "Coast to Coast"),
     ('{"game": "c2c", "seed": 1, "moves": ["deal Nowhere Land"]}', "move 0"),

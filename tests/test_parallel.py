@@ -319,6 +319,72 @@ def test_ctrl_c_leaves_no_worker_process(tmp_path, backend):
     assert not [p for p in pids if _pid_alive(p)]
 
 
+# ------------------------------------------------------------ kill -9
+KILLED = textwrap.dedent("""
+    import sys, time
+    import solvers.parallel as parallel
+
+    if sys.argv[1] == "poll":         # no prctl: the portable watch alone
+        def no_libc(*args, **kwargs):
+            raise OSError("no prctl on this system")
+        parallel.ctypes.CDLL = no_libc
+    parallel.map_jobs(time.sleep, [60] * 4, workers=2)
+""")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def _kill_9_leaves_no_worker(argv: list[str], within: float) -> None:
+    """Start ``argv``, wait for its two workers, ``kill -9`` it, and check
+    that the workers are gone within ``within`` seconds. Workers still
+    there (the unfixed code) are killed at the end, so none outlives the test."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, proc.stderr.read() if proc.poll() is not None else "no workers"
+        proc.kill()
+        proc.wait(timeout=10)
+        end = time.monotonic() + within
+        while any(_pid_alive(p) for p in workers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not [p for p in workers if _pid_alive(p)], "workers outlived their parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for p in workers:
+            if _pid_alive(p):
+                os.kill(p, signal.SIGKILL)
+        proc.stderr.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("watch", ["prctl", "poll"])
+def test_kill_9_of_a_run_ends_its_workers(watch):
+    _kill_9_leaves_no_worker([sys.executable, "-c", KILLED, watch], within=5.0)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_kill_9_of_a_solve_command_ends_its_workers():
+    _kill_9_leaves_no_worker([sys.executable, "-m", "solvers.cli.main", "tournament", "c2c",
+                              "--agents", "mcts:time=5,mcts:time=5", "--games", "40",
+                              "--workers", "2"], within=5.0)
+
+
 def test_a_foreign_server_is_not_taken_for_a_ray_cluster():
     import http.server
     import threading

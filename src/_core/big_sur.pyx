@@ -1232,6 +1232,25 @@ cdef void bs_determinize(const void *params, void *st, int player, uint64_t *rng
             break
     if not dealt:
         s[0] = before
+    # The dealt part of the order records who got what (and, once the hands
+    # are re-dealt, no longer matches them): rewrite it as the deck's cards
+    # off the stack in ascending order, so it tells nothing.
+    m[0] = 0
+    m[1] = 0
+    for i in range(p.deck_size):
+        add(m, before.order[i])
+    for i in range(s.pos, p.deck_size):
+        drop(m, s.order[i])
+    n = cards_of(m, buf)
+    for i in range(n):
+        s.order[i] = buf[i]
+    # Past the cards in use, the payment and pile buffers keep old cards
+    # (another player's last payment, say): cleared, they keep nothing.
+    for i in range(s.paying_n, BS_MAX_PAY):
+        s.paying[i] = 0
+    for q in range(p.players):
+        for i in range(s.pile_n[q], BS_MAX_CARDS):
+            s.pile[q][i] = 0
     for i in range(s.lpos, p.n_landmarks):
         lm |= ONE << (s.lorder[i] - 1)
     n = 0

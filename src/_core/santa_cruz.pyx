@@ -749,6 +749,36 @@ cdef void sc_determinize(const void *params, void *st, int player, uint64_t *rng
     for i in range(s.deck_pos, p.num_cards):
         s.deck[i] = buf[j]
         j += 1
+    # The dealt parts of the pile and the bag record who got what (and, once
+    # the hidden cards and tokens are re-dealt, no longer match them):
+    # rewritten as what is off the pile and out of the bag, ascending, they
+    # tell nothing (reference.redeal does the same).
+    off_pile_and_bag(p, s)
+
+
+cdef inline void off_pile_and_bag(const ScParams *p, ScState *s) noexcept nogil:
+    """Rewrite ``deck[:deck_pos]`` as the cards not in ``deck[deck_pos:]``
+    and ``bag[:bag_pos]`` as the token values not in ``bag[bag_pos:]``
+    (the bag's starting counts per value less what is left), both ascending."""
+    cdef uint32_t left = 0
+    cdef int counts[4]
+    cdef int i, k = 0, v
+    for i in range(s.deck_pos, p.num_cards):
+        left |= ONE32 << s.deck[i]
+    for i in range(p.num_cards):
+        if not (left >> i) & 1:
+            s.deck[k] = <int8_t>i
+            k += 1
+    counts[0] = 0
+    for v in range(3):
+        counts[v + 1] = p.bird_counts[v]
+    for i in range(s.bag_pos, s.bag_len):
+        counts[s.bag[i]] -= 1
+    k = 0
+    for v in range(1, 4):
+        for i in range(counts[v]):
+            s.bag[k] = <int8_t>v
+            k += 1
 
 
 cdef int sc_action_observation(const void *params, const void *st, int action, int player) noexcept nogil:

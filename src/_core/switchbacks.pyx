@@ -337,6 +337,16 @@ cdef void sb_determinize(const void *params, void *st, int player, uint64_t *rng
     for i in range(s.pos, p.num_tiles):
         s.order[i] = buf[k]
         k += 1
+    # The dealt part of the order records who got what: rewrite it as the
+    # tiles off the stack in ascending order, so it tells nothing either.
+    m = 0
+    for i in range(s.pos, p.num_tiles):
+        m |= ONE << (s.order[i] - 1)
+    k = 0
+    for i in range(p.num_tiles):
+        if not (m >> i) & 1:
+            s.order[k] = <int8_t>(i + 1)
+            k += 1
 
 
 cdef inline int nth_bit(uint64_t m, int k) noexcept nogil:

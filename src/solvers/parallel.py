@@ -25,7 +25,9 @@ depend on the backend or on how many workers there are::
 
 Faults: a job that raises stops the run with a :class:`JobError` naming the
 item and the error (the remaining jobs are cancelled); a worker process that
-dies is replaced and its job run again (up to ``retries`` times); a Ray
+dies is replaced and its job run again (up to ``retries`` times); a worker
+process ends when the process that started it dies, even by ``kill -9``
+(none is left running for good); a Ray
 address where no cluster answers fails within seconds with a
 :class:`~solvers.errors.SolversError`; an interrupt (Ctrl-C) or an error
 stops every worker process this run started.
@@ -33,9 +35,12 @@ stops every worker process this run started.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
+import sys
+import threading
 import time
 import traceback
 from collections import deque
@@ -152,9 +157,47 @@ def _why(e: BaseException) -> str:
 
 
 # ------------------------------------------------------------------ local processes
-def _worker_main(conn: Any, job: Callable[[Any], Any]) -> None:
-    """A worker process: run jobs sent over ``conn`` until told to stop."""
+#: How often a worker checks that the process that started it is alive
+#: (the portable watch of :func:`_die_with_parent`), in seconds.
+PARENT_POLL = 0.5
+_PR_SET_PDEATHSIG = 1          # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when ``parent`` (the process running the jobs)
+    dies, even by ``kill -9``, which gives it no chance to stop its workers.
+
+    On Linux the kernel sends SIGKILL at once (``prctl(PR_SET_PDEATHSIG)``,
+    through ctypes; strictly it fires when the *thread* that started the
+    worker ends, and :func:`_run_local` stops its workers before its
+    thread can). Everywhere, a daemon thread also checks every
+    :data:`PARENT_POLL` seconds that the parent is still there (an orphan
+    is handed to another parent) and exits if not: the fallback where prctl
+    is missing. A parent that died before either was set up is caught by
+    the first check."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, name="solvers-parent-watch", daemon=True).start()
+
+
+def _worker_main(conn: Any, job: Callable[[Any], Any], parent: int | None = None) -> None:
+    """A worker process: run jobs sent over ``conn`` until told to stop, or
+    until ``parent`` (the pid of the process that started it) dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent decides on Ctrl-C
+    if parent is not None:
+        _die_with_parent(parent)
     while True:
         try:
             msg = conn.recv()
@@ -177,7 +220,8 @@ class _Worker:
     def __init__(self, ctx: Any, job: Callable[[Any], Any]):
         parent, child = ctx.Pipe()
         self.conn = parent
-        self.process = ctx.Process(target=_worker_main, args=(child, job), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, job, os.getpid()),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.pending: deque[int] = deque()     # jobs sent, oldest (the running one) first

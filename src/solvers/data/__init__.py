@@ -1,17 +1,20 @@
 """Game data files (JSON) shipped with the package, and reading a user's own.
 
-Each game's loader checks its schema; this module only reads the text and
-turns I/O and JSON errors into one-line :class:`~solvers.errors.SolversError`.
+Each game's loader checks its schema; this module only reads the text (with
+the size limit and the checks of :mod:`solvers.files`) and turns I/O and
+JSON errors into one-line :class:`~solvers.errors.SolversError`.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..errors import SolversError
+from ..files import read_file, read_stream
 
 
 def builtin_json(name: str) -> Any:
@@ -39,13 +42,17 @@ def decode_text(data: bytes | str, what: str, source: str) -> str:
 
 
 def read_text(path: str | Path, what: str) -> str:
-    """A user's text file (``what`` names it in errors: "deal file"),
-    decoded by :func:`decode_text`."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise SolversError(f"cannot read {what} {path}: {e.strerror or e}") from None
-    return decode_text(data, what, str(path))
+    """A user's text file (``what`` names it in errors: "deal file"), read
+    by :func:`solvers.files.read_file` (a regular file, at most
+    :data:`~solvers.files.MAX_FILE_BYTES`) and decoded by :func:`decode_text`."""
+    return decode_text(read_file(path, what), what, str(path))
+
+
+def read_stdin_text(what: str) -> str:
+    """Standard input, when the user gave ``-`` for a file, decoded by
+    :func:`decode_text` and read under the same size limit as a file."""
+    stream = getattr(sys.stdin, "buffer", sys.stdin)   # bytes when stdin has them
+    return decode_text(read_stream(stream, what, "stdin"), what, "stdin")
 
 
 def read_json(path: str | Path, what: str = "map file") -> Any:
@@ -58,3 +65,5 @@ def read_json(path: str | Path, what: str = "map file") -> Any:
         raise SolversError(
             f"{what} {source}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
         ) from None
+    except RecursionError:
+        raise SolversError(f"{what} {source}: JSON nested too deeply to read") from None

@@ -333,8 +333,12 @@ def ismcts_bot(game: pyspiel.Game, seconds: float | None = 1.0, simulations: int
     ismcts, mcts = _ismcts_module()
     rs = np.random.RandomState(seed_from(seed) % (1 << 32))
     evaluator = mcts.RandomRolloutEvaluator(1, rs)
-    return TimedISMCTSBot(game, evaluator, c, simulations, seconds=seconds, random_state=rs,
-                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    bot = TimedISMCTSBot(game, evaluator, c, simulations, seconds=seconds, random_state=rs,
+                         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    # The bot re-deals the root with pyspiel's own unseeded sampler unless
+    # given a resampler: ours draws from the bot's seeded generator.
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+    return bot
 
 
 @register("openspiel")

@@ -561,6 +561,11 @@ class BigSurState(State):
             other.hands = [set(h) for h in self.hands]
             other.piles = [list(pile) for pile in self.piles]
             other.order = list(self.order)
+        # The dealt part of the order records who got what (and, once the
+        # hands are re-dealt, no longer matches them): rewritten as the
+        # deck's cards off the stack in ascending order, it tells nothing
+        # (the kernel does the same).
+        other.order[:self.pos] = sorted(set(self.order) - set(other.order[self.pos:]))
         rest = sorted(self.lorder[self.lpos:])
         rng.shuffle(rest)
         other.lorder[self.lpos:] = rest

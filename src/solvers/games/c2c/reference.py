@@ -316,6 +316,58 @@ class CoastState(State):
         other.history = list(self.history)
         return other
 
+    # ----- hidden information --------------------------------------------
+    def resample(self, player: int, seed: int | SplitMix64) -> "CoastState":
+        """A copy in which everything ``player`` cannot see is dealt afresh
+        (docs/rules/coast-to-coast.md, hidden information).
+
+        The undealt deck and, in the setup with several players, the other
+        seats' private cards are gathered in ascending order (so nothing
+        hidden leaks), shuffled from ``seed`` (or one draw of the generator
+        ``seed``, which advances) and dealt back, as the kernel's
+        ``determinize`` does. The other seats that have finished their turn
+        this round then make it afresh from their sheets as the round began:
+        uniformly random legal moves here (the kernel uses its playout
+        policy), so nothing of their real choices remains.
+        """
+        if isinstance(player, bool) or not isinstance(player, int) \
+                or not 0 <= player < self.game.num_players:
+            raise SolversError(f"no player {player!r} in a {self.game.num_players}-player game")
+        # As the kernel's resample: one draw of a generator seeds the re-deal.
+        rng = SplitMix64(seed_from(seed.next() if isinstance(seed, SplitMix64) else seed))
+        other = self.clone()
+        n = self.game.num_players
+        slots = []
+        if self.round == 0 and n > 1:
+            for q in range(n):
+                if q != player:
+                    slots += range(2 * q, min(2 * q + 2, len(self.dealt)))
+        private = len(slots)
+        slots += range(self.pos, len(self.order))
+        cards = sorted(self.order[i] for i in slots)
+        rng.shuffle(cards)
+        for j, i in enumerate(slots):
+            other.order[i] = cards[j]
+            if j < private:
+                other.dealt[i] = cards[j]   # in the setup dealt[i] is order[i]
+        if n > 1 and self.round <= ROUNDS and len(self.dealt) >= self.cards_needed():
+            for q in range(self.player):
+                if q != player:
+                    other._replay_turn(q, rng)
+        other.history = []
+        return other
+
+    def _replay_turn(self, q: int, rng: SplitMix64) -> None:
+        """Seat ``q``'s turn of this round made afresh at random, from its
+        sheet as the round began."""
+        turn = self.clone()
+        turn.sheets[q] = self.round_start[q].copy()
+        turn.player, turn.step, turn.used = q, "cross", set()
+        while turn.player == q and turn.round == self.round:
+            legal = turn.legal_actions()
+            turn.apply_action(legal[rng.below(len(legal))])
+        self.sheets[q] = turn.sheets[q]
+
     # ----- scoring -------------------------------------------------------
     def score_breakdown(self, player: int = 0) -> dict[str, int]:
         """Points by category for ``player``'s itinerary as it stands."""

@@ -48,6 +48,8 @@ always the next one in its shuffled order.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from typing import Any
 
 from ...errors import IllegalActionError, SolversError
@@ -740,6 +742,14 @@ def redeal(state: Any, player: int, rng: SplitMix64) -> Any:
                 other.discarded[q] = out
                 other.hand_score[q] = set(options) - {out}
     other.deck[other.deck_pos:] = pool[k:]
+    # The dealt parts of the pile and the bag record who got what (and, once
+    # the hidden cards and tokens are re-dealt, no longer match them):
+    # rewritten as what is off the pile and out of the bag, ascending, they
+    # tell nothing (the kernel does the same).
+    other.deck[:other.deck_pos] = sorted(set(range(g.num_cards)) - set(other.deck[other.deck_pos:]))
+    left = Counter(other.bag[other.bag_pos:])
+    drawn = Counter(state.bag) - left
+    other.bag[:other.bag_pos] = sorted(drawn.elements())
     return other
 
 

@@ -309,8 +309,9 @@ class SwitchbacksState(State):
         the result depends only on what ``player`` can see), shuffled with
         ``SplitMix64(seed)`` (or with the generator ``seed`` itself, which
         advances) and dealt back seat by seat (hand, then set-aside), then the
-        stack, so every size stays as it was. The kernel's ``determinize``
-        does exactly the same.
+        stack, so every size stays as it was; the dealt part of ``order`` is
+        rewritten in ascending order. The kernel's ``determinize`` does
+        exactly the same.
         """
         check_player(self.game, player)
         rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed_from(seed))
@@ -332,6 +333,9 @@ class SwitchbacksState(State):
                 other.set_aside[q] = set(hidden[k:k + n])
                 k += n
         other.order[self.pos:] = hidden[k:]
+        # The dealt part of the order records who got what: rewritten as
+        # the tiles off the stack in ascending order, it tells nothing.
+        other.order[:self.pos] = sorted(set(range(1, self.game.num_tiles + 1)) - set(hidden[k:]))
         return other
 
     def action_observation(self, action: int, player: int) -> int:
