@@ -38,15 +38,22 @@ GO_BUDGET, GO_RATIO = 1.0, 1.1
 SESSIONS, BUSY_TARGET = 20, 0.200
 
 # Click the first move the board offers (else the list's), resolve after the
-# next drawing that asks the human again (or ends the game) is painted.
+# next drawing that asks the human again (or ends the game) is painted. When
+# the move hands the turn to the other human, the "pass the device" screen
+# is answered at once (its click is part of the round trip).
 CLICK_AND_WAIT = """
 const done = arguments[arguments.length - 1];
 const p = window.solversPlay;
 const target = document.querySelector('#board [data-action]') || document.querySelector('#moves [data-action]');
 const t0 = performance.now();
+const passing = new MutationObserver(() => {
+  if (document.body.dataset.turn === 'pass') document.getElementById('pass-ready').click();
+});
+passing.observe(document.body, {attributes: true, attributeFilter: ['data-turn']});
 p.onDraw = () => {
   if (p.state.legal.length || p.state.status.phase === 'over') {
     p.onDraw = null;
+    passing.disconnect();
     requestAnimationFrame(() => done(performance.now() - t0));
   }
 };

@@ -32,8 +32,11 @@ def engine() -> None:
       > {"id": 5, "cmd": "quit"}
       < {"id":5,"cmd":"quit","result":{"bye":true}}
 
-    Commands: hello, new, position, apply, deal, legal, go, stop, state, quit.
-    See docs/engine-protocol.md for every field.
+    Commands: hello, new, position, undo, apply, deal, legal, go, stop, state,
+    quit. Without "seats" a connection is the referee and sees every card;
+    "new" with "seats": [0] plays those seats only: every reply shows what
+    they may see, the engine deals and plays the other seats (go), and a
+    game without a seed gets a secret one. See docs/engine-protocol.md.
     """
     from solvers.engine import serve
 

@@ -578,12 +578,17 @@ def test_documented_session_replays():
     """Every '>' line of the example session in docs/engine-protocol.md is sent
     in order; each '<' line is the reply (a line ending in '...' is a prefix)."""
     doc = (ROOT / "docs" / "engine-protocol.md").read_text("utf-8")
-    block = re.search(r"<!-- example-session -->\s*```text\n(.*?)```", doc, re.S)
-    assert block, "the example session block is missing"
+    blocks = re.findall(r"<!-- example-session -->\s*```text\n(.*?)```", doc, re.S)
+    assert len(blocks) == 2, "the example sessions (referee mode, seat mode) are missing"
+    for block in blocks:
+        _replay_documented(block)
+
+
+def _replay_documented(block: str) -> None:
     session = Session()
     pending = None
     count = 0
-    for line in block.group(1).splitlines():
+    for line in block.splitlines():
         if line.startswith("> "):
             reply = check(session.handle_line(line[2:]))
             if "result" in reply:

@@ -255,10 +255,29 @@ def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server
     """Play seat 0 by clicking (tile in hand, then hex; the hike buttons),
     choosing moves that build paths; after every move, what is drawn is
     checked against the annotations the page received and the game rebuilt
-    in Python from the engine's moves."""
+    in Python from the engine's moves. The page plays in seat mode, so it
+    cannot give out the position: a referee session in Python plays the
+    same requests (the same seed, the AI's go and the hint) alongside."""
     from web_helpers import open_play, settled, start_game, wait
 
+    from solvers.engine import Session
     from solvers.engine.positions import load_position
+
+    mirror = Session()
+    mirror.handle({"cmd": "new", "game": "switchbacks", "players": 2, "seed": 11})
+
+    def catch_up() -> dict:
+        """The mirror dealt and played the AI up to seat 0's turn (or the end),
+        as the page's engine did; its position."""
+        while True:
+            st = mirror.status()
+            if st["phase"] == "chance":
+                mirror.handle({"cmd": "deal"})
+            elif st["phase"] == "over" or st["to_move"] == 0:
+                return mirror.handle({"cmd": "position"})["result"]["position"]
+            else:
+                go = mirror.handle({"cmd": "go", "agent": "mcts", "seat": st["to_move"], "iterations": 30})
+                mirror.handle({"cmd": "apply", "action": go["result"]["action"]})
 
     open_play(chromium, web_server, "switchbacks")
     start_game(chromium, "switchbacks", 2, ["human", "ai"], seed=11, budget=("iterations", 30))
@@ -267,9 +286,8 @@ def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server
     turns = 0
     while True:
         over = settled(chromium) == "over"
-        position = chromium.execute_async_script(
-            "const done = arguments[0];"
-            "window.solversPlay.engine.call('position').then((r) => done(r.position));")
+        position = catch_up()
+        assert chromium.execute_script("return window.solversPlay.state.status.ply") == len(position["moves"])
         setup, _, moves = load_position(position)
         state = rules.new_initial_state(seed=setup["seed"])     # the reference, replayed
         for move in moves:
@@ -306,10 +324,12 @@ def test_the_drawing_shows_the_games_points_trails_and_hand(chromium, web_server
             if turns == 5:
                 chromium.find_element("id", "hint-button").click()
                 wait(chromium, "document.querySelectorAll('#hint-list li').length > 0", what="the hint")
+                mirror.handle({"cmd": "go", "agent": "mcts", "seat": 0, "iterations": 30})
                 chromium.save_screenshot(str(screenshots / "play-switchbacks-hint.png"))
         target = chromium.find_element("css selector", f"#board [data-action='{action}']")
         chromium.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}));", target)
         wait(chromium, f"window.solversPlay.state.status.ply > {ply}", what="the move")
+        assert "result" in mirror.handle({"cmd": "apply", "action": action})
     chromium.execute_script("document.getElementById('breakdown').scrollIntoView()")
     chromium.save_screenshot(str(screenshots / "play-switchbacks-built.png"))
     assert sum(state.scores()) > 0 and turns == state.game.turns_each

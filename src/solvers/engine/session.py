@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import secrets
 import sys
 import threading
 import time
@@ -51,22 +52,24 @@ MAX_ITERATIONS = 1_000_000_000
 MAX_ID_LENGTH = 200
 AGENT_SEED_SALT = 0x656E67696E65  # "engine": the agents' seeds differ from the deal's
 
-COMMANDS = ("hello", "new", "position", "apply", "deal", "legal", "go", "stop", "state", "quit")
+COMMANDS = ("hello", "new", "position", "undo", "apply", "deal", "legal", "go", "stop", "state",
+            "quit")
 # The fields each command takes besides "id" and "cmd".
 FIELDS: dict[str, tuple[str, ...]] = {
     "hello": (),
-    "new": ("game", "players", "seed", "options"),
-    "position": ("position",),
+    "new": ("game", "players", "seed", "options", "seats"),
+    "position": ("position", "seats"),
+    "undo": ("ply",),
     "apply": ("move", "action"),
-    "deal": ("count",),
+    "deal": ("count", "view"),
     "legal": (),
-    "go": ("agent", "options", "time", "iterations", "seat"),
+    "go": ("agent", "options", "time", "iterations", "seat", "view"),
     "stop": (),
     "state": ("seat",),
     "quit": (),
 }
 # Commands that change the game: refused while a go is running.
-MUTATING = ("new", "position", "apply", "deal", "go")
+MUTATING = ("new", "position", "undo", "apply", "deal", "go")
 
 
 class RequestError(SolversError):
@@ -150,6 +153,11 @@ class Session:
         self.state: State | None = None
         self.setup: dict[str, Any] | None = None
         self.moves: list[str] = []
+        # What undo replays: the loaded moves as strings, then the action ids
+        # played here (a string may match several copies of one tile).
+        self._replay: list[str | int] = []
+        # Seat mode: the seats this connection plays (None: the referee, who sees all).
+        self.seats: tuple[int, ...] | None = None
         self.closed = False
         self._agent_rng = SplitMix64(AGENT_SEED_SALT)
         self._lock = threading.Lock()
@@ -253,6 +261,46 @@ class Session:
             raise RequestError("bad_request", f"'seat' should be a seat from 0 to {players - 1}")
         return value
 
+    # ------------------------------------------------------------ seat mode
+    @staticmethod
+    def _check_seats(value: Any, players: int) -> tuple[int, ...]:
+        """The ``seats`` of a ``new`` or ``position``: distinct seats of the game."""
+        if (not isinstance(value, list) or not value or len(value) > players
+                or not all(_is_int(s) and 0 <= s < players for s in value)
+                or len(set(value)) != len(value)):
+            raise RequestError("bad_request", "'seats' should list the seats this connection plays, "
+                                              f"at least one, each once, from 0 to {players - 1}")
+        return tuple(sorted(value))
+
+    def _hide(self, what: str) -> RequestError:
+        return RequestError("hidden", f"in seat mode (seats {list(self.seats or ())}) {what}")
+
+    def _view(self, request: dict[str, Any], state: State) -> int | None:
+        """Whose eyes the moves in a reply are written for: None for the
+        referee; in seat mode the request's ``view``, by default the
+        connection's only seat or else its seat to move."""
+        value = request.get("view")
+        if self.seats is None:
+            if value is not None:
+                raise RequestError("bad_request", "'view' is for seat mode (new or position with 'seats')")
+            return None
+        if value is not None:
+            if not _is_int(value) or value not in self.seats:
+                raise RequestError("bad_request", f"'view' should be one of this connection's seats "
+                                                  f"{list(self.seats)}")
+            return value
+        if len(self.seats) == 1:
+            return self.seats[0]
+        if state.current_player() in self.seats:
+            return state.current_player()
+        raise RequestError("bad_request", f"give 'view': this connection plays seats {list(self.seats)}, "
+                                          "so say whose eyes the moves are written for")
+
+    @staticmethod
+    def _seen(state: State, action: int, view: int | None) -> str:
+        """``action`` (about to be applied) as ``view`` reads it (None: whole)."""
+        return state.observed_move(action, view)
+
     # ------------------------------------------------------------ commands
     def cmd_hello(self, request: dict[str, Any]) -> dict[str, Any]:
         if self._hello is None:
@@ -268,17 +316,32 @@ class Session:
         except SolversError as e:
             raise RequestError("invalid_option", str(e)) from None
         setup["players"] = game.num_players
+        seats = None
+        if request.get("seats") is not None:
+            seats = self._check_seats(request["seats"], game.num_players)
+            if request.get("seed") is None:
+                # The seed dictates the whole deal: a seat-mode client that
+                # did not choose one never learns it.
+                setup["seed"] = secrets.randbelow(MAX_SEED)
         state = game.new_initial_state(setup["seed"])
-        self._install(setup, game, state, [])
+        self._install(setup, game, state, [], seats)
         return self.status()
 
-    def _install(self, setup: dict[str, Any], game: Any, state: State, moves: list[str]) -> None:
+    def _install(self, setup: dict[str, Any], game: Any, state: State, moves: list[str],
+                 seats: tuple[int, ...] | None) -> None:
         self.setup, self.game, self.state, self.moves = setup, game, state, moves
+        self._replay = list(moves)
+        self.seats = seats
         self._agent_rng = SplitMix64(setup["seed"] ^ AGENT_SEED_SALT)
 
     def cmd_position(self, request: dict[str, Any]) -> dict[str, Any]:
         if "position" not in request:
+            if "seats" in request:
+                raise RequestError("bad_request", "'seats' goes with a 'position' to load")
             state = self._need_game()
+            if self.seats is not None:
+                raise self._hide("the position is not given out: it names every card dealt and the "
+                                 "seed that deals the rest (take moves back with undo)")
             out = {"position": save_position(self.setup, self.moves)}
             native = native_position(self.setup["game"], state)
             if native is not None:
@@ -288,7 +351,31 @@ class Session:
             setup, state, moves = load_position(request["position"])
         except SolversError as e:
             raise RequestError("invalid_position", str(e)) from None
-        self._install(setup, state.game, state, moves)
+        seats = None
+        if request.get("seats") is not None:
+            seats = self._check_seats(request["seats"], state.game.num_players)
+        self._install(setup, state.game, state, moves, seats)
+        return self.status()
+
+    def _played(self, action: int, text: str) -> None:
+        self.moves.append(text)
+        self._replay.append(action)
+
+    def cmd_undo(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Back to the game as it stood after ``ply`` moves: the moves are
+        replayed from the start, so the seed deals the same cards again."""
+        self._need_game()
+        ply = request.get("ply")
+        if not _is_int(ply) or not 0 <= ply <= len(self.moves):
+            raise RequestError("bad_request", f"'ply' should be a whole number from 0 to {len(self.moves)} "
+                                              "(the moves played so far)")
+        try:
+            replay = self._replay[:ply]
+            setup, state, moves = load_position(save_position(self.setup, replay))
+        except SolversError as e:  # the moves replayed once already: a bug if this fails
+            raise RequestError("internal_error", str(e)) from None
+        self._install(setup, state.game, state, moves, self.seats)
+        self._replay = replay
         return self.status()
 
     def cmd_apply(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -297,6 +384,13 @@ class Session:
             raise RequestError("bad_request", "apply takes one of 'move' (a string) or 'action' (an id)")
         if state.is_terminal():
             raise RequestError("illegal_move", "the game is over: no more moves")
+        if self.seats is not None:
+            # Another seat's moves and the chance outcomes could only be
+            # checked against what the connection may not see.
+            if state.is_chance_node():
+                raise self._hide("the engine deals: send deal")
+            if state.current_player() not in self.seats:
+                raise self._hide(f"seat {state.current_player()} is played by the engine: send go")
         if "move" in request:
             move = request["move"]
             if not isinstance(move, str):
@@ -315,7 +409,7 @@ class Session:
                                                    "(send legal for the list)")
         text = state.action_to_string(action)
         state.apply_action(action)
-        self.moves.append(text)
+        self._played(action, text)
         return {"action": action, "move": text, **self.status()}
 
     def cmd_deal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -323,17 +417,22 @@ class Session:
         count = request.get("count")
         if count is not None and (not _is_int(count) or count < 1):
             raise RequestError("bad_request", "'count' should be a whole number >= 1")
+        view = self._view(request, state)
         dealt = []
         while state.is_chance_node() and (count is None or len(dealt) < count):
             action = state.seeded_outcome()
             text = state.action_to_string(action)
+            dealt.append(self._seen(state, action, view))
             state.apply_action(action)
-            self.moves.append(text)
-            dealt.append(text)
+            self._played(action, text)
         return {"moves": dealt, **self.status()}
 
     def cmd_legal(self, request: dict[str, Any]) -> dict[str, Any]:
         state = self._need_game()
+        if self.seats is not None and not state.is_terminal() and state.current_player() not in self.seats:
+            raise self._hide("legal lists moves only when one of these seats is to move"
+                             + (" (the outcomes left would tell the hidden cards)"
+                                if state.is_chance_node() else ""))
         if state.is_chance_node():
             rows = [{"action": a, "move": state.action_to_string(a), "probability": _finite(p)}
                     for a, p in state.chance_outcomes()]
@@ -345,7 +444,13 @@ class Session:
 
     def cmd_state(self, request: dict[str, Any]) -> dict[str, Any]:
         state = self._need_game()
-        seat = self._seat(request.get("seat"), state)
+        seat = request.get("seat")
+        if self.seats is not None:
+            if seat is None and len(self.seats) == 1:
+                seat = self.seats[0]
+            if seat is not None and seat not in self.seats:
+                raise self._hide(f"state shows only these seats' views, not seat {str(seat)[:20]}")
+        seat = self._seat(seat, state)
         out = {"seat": seat, **self.status(),
                "view": json.loads(json.dumps(state.information_state(seat)))}
         if state.current_player() == seat:
@@ -420,6 +525,11 @@ class Session:
                 raise RequestError("bad_request", "'seat' should be a seat number")
             if seat is not None and seat != player:
                 raise RequestError("not_to_move", f"seat {seat} is not to move; seat {player} is")
+            # Seat mode: a seat the connection does not play is the engine's
+            # to move; the reply says only what the viewing seat sees of it.
+            plays = self.seats is not None and player not in self.seats
+            # (A hint for a seat it plays ranks that seat's own moves: no view needed.)
+            view = self._view(request, state) if plays or "view" in request else None
             kind, options, drew_seed = self._agent_request(request)
             try:
                 agent = load_agent(kind, self.game, **options)
@@ -431,7 +541,10 @@ class Session:
                 root = seat_view(state, player)
             except SolversError as e:
                 raise RequestError("search_failed", str(e)) from None
-            job = GoJob(rid, lambda j: self._search(j, agent, kind, root, player))
+            if plays:
+                job = GoJob(rid, lambda j: self._play(j, agent, kind, root, player, view))
+            else:
+                job = GoJob(rid, lambda j: self._search(j, agent, kind, root, player))
             self._job = job
             if drew_seed:
                 self._agent_rng.next()
@@ -536,6 +649,24 @@ class Session:
         return {"seat": player, "agent": kind, "action": best["action"], "move": best["move"],
                 "value": best["value"], "ranked": ranked, "iterations": int(iterations),
                 "seconds": round(seconds, 6), "stopped": job.cut_short}
+
+
+    def _play(self, job: GoJob, agent: Any, kind: str, root: State, player: int,
+              view: int) -> dict[str, Any]:
+        """A go for a seat the engine plays (seat mode): search as
+        :meth:`_search`, play the best move, and say only what ``view`` sees
+        of it (no action id, ranking, value or search count: they could tell
+        the seat's hidden cards)."""
+        found = self._search(job, agent, kind, root, player)
+        with self._lock:
+            state = self._need_game()
+            action = found["action"]
+            seen = self._seen(state, action, view)
+            text = state.action_to_string(action)
+            state.apply_action(action)
+            self._played(action, text)
+            return {"seat": player, "agent": kind, "played": True, "move": seen,
+                    "stopped": found["stopped"], **self.status()}
 
 
 def _budget(key: str, value: Any, code: str) -> float | int:

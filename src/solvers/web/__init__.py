@@ -9,7 +9,10 @@ comes from :mod:`solvers.registry`; the server never names a game.
 * ``/ws``: a WebSocket speaking the engine protocol (``docs/engine-protocol.md``),
   one JSON request per text message, one reply per message; each socket is
   one :class:`solvers.engine.Session`, so every tab has its own game. ``go``
-  runs in a thread, ``stop`` ends it, a closed socket stops it.
+  runs in a thread, ``stop`` ends it, a closed socket stops it. The Play
+  page plays its human seats in seat mode (``new`` with ``seats``): the
+  engine deals and plays the AI seats, and no message the page receives
+  holds a card those seats may not see.
 * ``GET /api/games``: the registry (names, titles, seat counts, options,
   default budgets, whether the game has a browser drawing).
 * ``GET /api/games/<name>/board?players=N&option=value``: the static drawing

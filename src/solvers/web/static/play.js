@@ -3,6 +3,13 @@
 // legal moves, the views, the scores and what the rules derive for drawing
 // (the annotations) come from the engine; the drawing comes from the game's
 // board.js (draw(svg, ctx)).
+//
+// The page plays in the protocol's seat mode: the human seats are the
+// connection's seats and the engine plays the AI seats itself, so the page
+// never receives a card its players may not see (docs/engine-protocol.md).
+// With several humans on one screen it shows only the seat to move, after
+// a "pass the device" screen. A game of AI seats only is watched in
+// referee mode (no one's cards to keep).
 import { Engine, el } from "/static/engine.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +22,7 @@ let agents = [];       // hello's agents
 const g = {            // the game in progress
   info: null, module: null, board: null, status: null, seats: [], budget: {}, agent: "mcts",
   view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, annotations: null, humanPlies: [],
-  generation: 0, goPending: null, busy: false,
+  generation: 0, goPending: null, busy: false, humans: [],
 };
 // Read by the tests and benchmarks: draws counted, the game, a hook after each drawing.
 window.solversPlay = { draws: 0, lastDraw: 0, state: g, onDraw: null, engine };
@@ -34,7 +41,7 @@ async function loadGames() {
   if (agents.some((a) => a.name === "mcts")) $("agent").value = "mcts";
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some((x) => x.name === wanted)) $("game").value = wanted;
-  $("seed").value = String(Math.floor(Math.random() * 1e6));
+  $("seed").value = "";          // empty: the engine draws a secret seed
   onGameChosen();
   if (!games.length) $("status").textContent = "No game has a browser drawing yet.";
 }
@@ -111,10 +118,14 @@ async function newGame() {
       const text = input.value.trim();
       if (text) options[input.dataset.option] = /^-?\d+$/.test(text) ? Number(text) : text;
     }
-    const seed = Number($("seed").value || 0);
+    const seedText = $("seed").value.trim();
     g.budget = budgetFromForm();
     g.agent = $("agent").value || "mcts";
     g.seats = [...Array(players).keys()].map((s) => $("seat-" + s).value);
+    g.humans = g.seats.map((k, s) => (k === "human" ? s : -1)).filter((s) => s >= 0);
+    const request = { game: info.name, players, options };
+    if (seedText) request.seed = Number(seedText);   // a seed you give deals a game you can replay
+    if (g.humans.length) request.seats = g.humans;    // seat mode: the humans' seats
     const [module, board] = await Promise.all([
       import(`/games/${info.name}/board.js`),
       fetch(`/api/games/${info.name}/board`, {
@@ -126,11 +137,11 @@ async function newGame() {
         return body;
       }),
     ]);
-    const status = await engine.call("new", { game: info.name, players, seed, options });
+    const status = await engine.call("new", request);
     if (gen !== g.generation) return;
     Object.assign(g, { info, module, board, status, view: null, legal: [], hint: null,
                        breakdown: null, annotations: null, humanPlies: [] });
-    g.viewSeat = Math.max(0, g.seats.indexOf("human"));
+    g.viewSeat = g.humans.length ? g.humans[0] : 0;
     $("hint").replaceChildren();
     $("breakdown").replaceChildren();
     await advance(gen);
@@ -161,7 +172,7 @@ async function advance(gen) {
   while (gen === g.generation) {
     const st = g.status;
     if (st.phase === "chance") {
-      g.status = await engine.call("deal");
+      g.status = await engine.call("deal", viewField());
       continue;
     }
     if (st.phase === "over") {
@@ -174,14 +185,44 @@ async function advance(gen) {
       await refresh(gen, g.viewSeat, false);
       const result = await aiMove(gen, seat);
       if (gen !== g.generation || !result) return;
-      g.status = await engine.call("apply", { action: result.action });
+      // Seat mode: the engine played the move itself (the reply carries the
+      // status after it). Referee mode: play the move it names.
+      g.status = result.played ? result : await engine.call("apply", { action: result.action });
       continue;
+    }
+    if (seat !== g.viewSeat && g.humans.length > 1) {
+      await passDevice(gen, seat);
+      if (gen !== g.generation) return;
     }
     g.viewSeat = seat;
     await refresh(gen, seat);
     setTurn("human");
     return;
   }
+}
+
+// Whose eyes the engine writes dealt and AI moves for (seat mode only).
+function viewField() { return g.humans.length ? { view: g.viewSeat } : {}; }
+
+// Hot seat: hide the last seat's view until the next player says they hold
+// the device; only then is that seat's view asked for.
+function passDevice(gen, seat) {
+  Object.assign(g, { view: null, legal: [], hint: null, annotations: null, viewSeat: seat });
+  $("board").replaceChildren();
+  $("moves").replaceChildren();
+  $("hint").replaceChildren();
+  const name = seatNames()[seat];
+  $("pass-who").textContent = `Pass the device to ${name}.`;
+  $("pass-ready").textContent = `I am ${name}: show my cards`;
+  $("pass").classList.add("on");
+  setTurn("pass");
+  return new Promise((resolve) => {
+    $("pass-ready").onclick = () => {
+      $("pass").classList.remove("on");
+      resolve();
+    };
+    g.passCancel = resolve;
+  }).finally(() => { g.passCancel = null; });
 }
 
 // Ask the engine for the view of `seat` and draw it.
@@ -311,7 +352,7 @@ async function aiMove(gen, seat) {
     if (!total) $("progress").removeAttribute("value");
     $("elapsed").textContent = total ? `${s.toFixed(1)} / ${total} s` : `${s.toFixed(1)} s`;
   }, 100);
-  const request = engine.request("go", { agent: g.agent, seat, ...g.budget });
+  const request = engine.request("go", { agent: g.agent, seat, ...g.budget, ...viewField() });
   g.goPending = request;
   try {
     const reply = await request;
@@ -330,9 +371,11 @@ async function stopAI() {
   await engine.request("stop");
 }
 
-// Abandon any running search (its reply is ignored).
+// Abandon any running search (its reply is ignored) and any pass screen.
 async function cancelAI() {
   g.generation += 1;
+  $("pass").classList.remove("on");
+  if (g.passCancel) g.passCancel();
   if (g.goPending) {
     const pending = g.goPending;
     await engine.request("stop");
@@ -364,10 +407,9 @@ async function undo() {
   await cancelAI();
   const gen = g.generation;
   const ply = g.humanPlies.pop();
+  setTurn("undo");        // not the human's turn until the view is drawn again
   try {
-    const saved = await engine.call("position");
-    const position = { ...saved.position, moves: saved.position.moves.slice(0, ply) };
-    g.status = await engine.call("position", { position });
+    g.status = await engine.call("undo", { ply });
     g.hint = null;
     g.breakdown = null;
     $("hint").replaceChildren();
