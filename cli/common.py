@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from solvers.game import observed_move
 from solvers.parallel import default_workers  # noqa: F401  (the commands import it from here)
 
 out = Console(highlight=False, soft_wrap=True)
@@ -137,7 +138,7 @@ def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], Non
         if seat == 0:
             return True
         action = ai.step(state)
-        move = state.observed_move(action, 0)   # as seat 0 sees it
+        move = observed_move(state, action, 0)   # as seat 0 sees it
         own = f"player {seat} "
         announce(seat, move[len(own):] if move.startswith(own) else move)
         state.apply_action(action)

@@ -1,13 +1,16 @@
 """The Santa Cruz kernel equals the reference: random differential games at
 every player count, re-deals, observations and loaded positions."""
 
+import ctypes
 import random
+from ctypes import c_uint64
 
 import pytest
 
 from solvers.errors import IllegalActionError, SolversError
 from solvers.games.santacruz.kernel import SantaCruzKernel
 from solvers.games.santacruz.reference import SantaCruz
+from test_switchbacks_kernel import GameDef, capsule_pointer
 
 
 def hidden(state):
@@ -165,6 +168,16 @@ def test_kernel_equals_reference_on_hand_built_positions(name):
     walk(start, game.from_reference(start), 4)
 
 
+def searched_redeal(game, state, seat, seed):
+    """``state`` re-dealt for ``seat`` by the search's own determinize (the
+    GameDef's, through ctypes), as MCTS does at each iteration."""
+    gd = GameDef.from_address(capsule_pointer(game._gamedef_capsule(), b"solvers.GameDef"))
+    copy = state.clone()
+    st = capsule_pointer(copy._state_capsule(), b"solvers.State")
+    gd.determinize(gd.params, st, seat, ctypes.byref(c_uint64(seed)))
+    return copy
+
+
 def test_forgetting_round_one_reshuffles_only_its_free_inland_reveals():
     game = SantaCruzKernel(2)
     state = game.new_initial_state(seed=8)
@@ -182,14 +195,18 @@ def test_forgetting_round_one_reshuffles_only_its_free_inland_reveals():
         game.core.forget_round_one = True
         moved = set()
         for seed in range(20):
-            other = state.resample(q, seed)
+            other = searched_redeal(game, state, q, seed)
             assert other.legal_actions() == state.legal_actions()
             moved |= {s for s in range(game.num_sites) if other.site_tile[s] != state.site_tile[s]
                       and state.face_up >> s & 1}
+            # The rules' resample (an agent's view of the seat) never forgets.
+            view = state.resample(q, seed)
+            assert all(view.site_tile[s] == state.site_tile[s]
+                       for s in range(game.num_sites) if state.face_up >> s & 1)
         assert moved and moved <= set(free_seen)
     finally:
         game.core.forget_round_one = False
     for seed in range(20):
-        other = state.resample(q, seed)
+        other = searched_redeal(game, state, q, seed)
         assert all(other.site_tile[s] == state.site_tile[s]
                    for s in range(game.num_sites) if state.face_up >> s & 1)

@@ -623,20 +623,27 @@ cdef void sc_returns(const void *params, const void *st, double *out) noexcept n
 
 
 cdef void sc_determinize(const void *params, void *st, int player, uint64_t *rng) noexcept nogil:
+    """``GameDef.determinize``: :func:`redeal`, forgetting round one's tiles
+    when the core is set to (``forget_round_one``, a measurement)."""
+    cdef const ScParams *p = <const ScParams *>params
+    redeal(p, <ScState *>st, player, rng, p.forget_round_one)
+
+
+cdef void redeal(const ScParams *p, ScState *s, int player, uint64_t *rng, bint forget) noexcept nogil:
     """Re-deal everything ``player`` cannot see, exactly as reference.redeal
     does: per site kind the face-down and unlaid tiles; the other seats' bird
     tokens and the bag; the other seats' scoring cards (round two: their
     secret draws and discards) and the pile. Each pool is gathered in
-    ascending order, shuffled and dealt back with every size kept."""
-    cdef const ScParams *p = <const ScParams *>params
-    cdef ScState *s = <ScState *>st
+    ascending order, shuffled and dealt back with every size kept. With
+    ``forget``, in round two the free inland tiles revealed in round one
+    count as unseen too."""
     cdef int8_t buf[SC_MAX_TILES + SC_MAX_BIRDS]
     cdef int8_t down[SC_MAX_SITES]
     cdef int k, i, n, nd, pos, q, v, c, j, x, laid
     cdef uint32_t known, options, secret = 0
     cdef int counts[SC_MAX_TILES + 1]
     cdef uint64_t unseen = ~s.face_up, occupied = 0
-    if p.forget_round_one and s.round == 2:
+    if forget and s.round == 2:
         # the measurement of round one's knowledge: free tiles revealed in
         # round one count as unseen (coastal tiles were face up from the start)
         for q in range(p.num_players):
@@ -964,10 +971,11 @@ cdef class SantaCruzCore:
 
     @property
     def forget_round_one(self) -> bool:
-        """For measuring what round one teaches: when set, re-deals
-        (``determinize``) in round two also shuffle the free inland tiles
-        revealed in round one, as if the searching seat had not seen them.
-        Off by default; the rules are unchanged either way."""
+        """For measuring what round one teaches: when set, the searches'
+        re-deals (``GameDef.determinize``) in round two also shuffle the free
+        inland tiles revealed in round one, as if the searching seat had not
+        seen them; ``resample`` (and so an agent's view of the seat) never
+        does. Off by default; the rules are unchanged either way."""
         return bool(self.params.forget_round_one)
 
     @forget_round_one.setter
@@ -1108,7 +1116,9 @@ cdef class KernelState:
         else:
             rng = seed & 0xFFFFFFFFFFFFFFFF
         other = self.clone()
-        sc_determinize(self.p, &other.st, <int>player, &rng)
+        # The rules' re-deal: what the seat really knows (a search set to
+        # forget round one does so in its own determinize, not here).
+        redeal(self.p, &other.st, <int>player, &rng, 0)
         if generator is not None:
             generator.state = rng
         return other

@@ -40,7 +40,7 @@ import solvers
 from ..agents import agent_names, load_agent, parse_agent_spec
 from ..agents.base import agent_class, seat_view
 from ..errors import SolversError
-from ..game import CHANCE, TERMINAL, State
+from ..game import CHANCE, TERMINAL, State, observed_move
 from ..rng import SplitMix64
 from .positions import (MAX_SEED, build_game, check_setup,
                         load_position, native_position, save_position)
@@ -299,7 +299,7 @@ class Session:
     @staticmethod
     def _seen(state: State, action: int, view: int | None) -> str:
         """``action`` (about to be applied) as ``view`` reads it (None: whole)."""
-        return state.observed_move(action, view)
+        return observed_move(state, action, view)
 
     # ------------------------------------------------------------ commands
     def cmd_hello(self, request: dict[str, Any]) -> dict[str, Any]:
