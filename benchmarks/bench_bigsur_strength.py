@@ -13,7 +13,7 @@ game holds a few hundred MCTS decisions and a full match at 1 s per move
 takes hours. The size comes from the environment as for Switchbacks
 (``SOLVERS_STRENGTH_GAMES``, ``SOLVERS_STRENGTH_TIME``,
 ``SOLVERS_STRENGTH_WORKERS``; :mod:`bench_switchbacks_strength`). Under
-``--benchmark-disable`` each match is 2 games at 0.02 s a move and only the
+``--benchmark-disable`` each match is 2 games on small fixed budgets and only the
 bookkeeping is checked.
 """
 

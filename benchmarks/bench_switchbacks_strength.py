@@ -18,7 +18,7 @@ from the environment:
 * ``SOLVERS_STRENGTH_WORKERS`` processes (default 1: a time budget is only
   fair when each search has a core to itself).
 
-Under ``--benchmark-disable`` (CI) each match is 2 games at 0.02 s a move
+Under ``--benchmark-disable`` (CI) each match is 2 games on small fixed budgets
 and only the bookkeeping is checked. With benchmarks enabled the win rate
 (point estimate) is asserted against the target; ``extra_info`` and the
 printed line give the 95% Wilson interval.
@@ -46,19 +46,21 @@ def match_size(benchmark, default_games: int = 100) -> tuple[int, float, int, bo
 
 
 def strength(benchmark, opponent: str, game: str = "switchbacks",
-             targets: dict[str, float] = TARGETS, default_games: int | dict[str, int] = 100,
-             quick_time: float | None = None) -> None:
+             targets: dict[str, float] = TARGETS, default_games: int | dict[str, int] = 100) -> None:
     """One match of MCTS against ``opponent`` at ``game`` (2 players), its
     win rate asserted against ``targets[opponent]`` when benchmarks run.
-    ``default_games`` is the match size (or one per opponent), ``quick_time``
-    the seconds per move of the quick run (CI)."""
+    ``default_games`` is the match size (or one per opponent). The quick run
+    (CI) checks the bookkeeping only, on small fixed budgets (50 iterations
+    a move; OpenSpiel's bot 3 simulations, its first only expanding the
+    root), so that its length does not hang on the machine's speed."""
     if isinstance(default_games, dict):
         default_games = default_games.get(opponent, 100)
     games, seconds, workers, quick = match_size(benchmark, default_games)
-    if quick and quick_time is not None:
-        seconds = quick_time
-    ours = f"mcts:time={seconds:g}"
-    theirs = opponent if opponent != "openspiel" else f"openspiel:time={seconds:g}"
+    if quick:
+        ours, os_budget = "mcts:iterations=50", "simulations=3"
+    else:
+        ours, os_budget = f"mcts:time={seconds:g}", f"time={seconds:g}"
+    theirs = opponent if opponent != "openspiel" else f"openspiel:{os_budget}"
 
     def match():
         return run_tournament(game, [ours, theirs], games=games, players=2, seed=2026,

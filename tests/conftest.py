@@ -13,3 +13,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def sweep(request):
+    """``sweep(full, quick)``: how many random games a differential sweep
+    plays: ``full`` with ``--runslow``, ``quick`` in the everyday run (the
+    same checks on fewer games, so the suite stays within its minutes)."""
+    slow = request.config.getoption("--runslow")
+    return lambda full, quick: full if slow else quick
