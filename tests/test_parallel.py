@@ -124,6 +124,23 @@ def test_tournament_json_is_the_same_on_every_backend(request, capsys, backend, 
     assert result("--workers", str(workers), "--backend", backend) == result("--workers", "1")
 
 
+@pytest.mark.parametrize("backend,workers", BACKENDS[1:])
+def test_challenge_json_is_the_same_on_every_backend(request, capsys, backend, workers):
+    """The whole report, the best shuffle and its plan included (CP-SAT with
+    several workers may find any of the equally good ones first)."""
+    _backend(request, backend)
+
+    def report(*extra):
+        code, out, err = run(capsys, "c2c", "--challenge", "Gateway Arch", "--shuffles", "2",
+                             "--seed", "31337", "--online", "mcts:iterations=50", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)
+
+    alone = report("--workers", "1")
+    assert alone["best_score"] == 115
+    assert report("--workers", str(workers), "--backend", backend) == alone
+
+
 # ------------------------------------------------------------ faults
 @pytest.mark.parametrize("backend,workers", BACKENDS)
 def test_a_failing_job_is_reported_with_its_item(request, backend, workers):
