@@ -12,6 +12,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from solvers.errors import SolversError
+from solvers.limits import MAX_ITERATIONS, MAX_SECONDS, check_seconds, check_seed, check_whole
 from solvers.parallel import default_workers  # noqa: F401  (the commands import it from here)
 
 out = Console(highlight=False, soft_wrap=True)
@@ -45,12 +47,43 @@ def start_backend(backend: str, address: str | None, workers: int | None) -> Non
 # The largest counts the commands accept: a run of this size already takes
 # hours to days (a shuffle costs about a second of CP-SAT plus a game of the
 # online player; a tournament game seconds to minutes), so a larger count is a
-# typo, refused before any work starts.
+# typo, refused before any work starts. Seeds and search budgets are bounded
+# by solvers.limits, as the agents and the engine bound them.
 MAX_SHUFFLES = 100_000
 MAX_GAMES = 100_000
-MAX_ITERATIONS = 1_000_000_000
-MAX_SECONDS = 86_400.0
 JSON_DIGITS = 6
+
+
+class Checked(click.ParamType):
+    """A number read by ``base`` (click.INT or click.FLOAT) and checked by
+    ``check`` (one of :mod:`solvers.limits`' functions), so that the command
+    line refuses exactly what the library and the engine refuse, in the same
+    words, as a usage error (exit status 2)."""
+
+    def __init__(self, name: str, base: click.ParamType, check: Callable[[Any], Any]):
+        self.name = name
+        self.base = base
+        self.check = check
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            value = self.base.convert(value, param, ctx)
+        try:
+            return self.check(value)
+        except SolversError as e:
+            self.fail(str(e), param, ctx)
+
+
+#: A seed: 0 to 2**64 - 1.
+SEED = Checked("seed", click.INT, lambda v: check_seed("it", v))
+#: A search's iterations: 1 to MAX_ITERATIONS.
+ITERATIONS = Checked("iterations", click.INT, lambda v: check_whole("it", v, 1, MAX_ITERATIONS))
+
+
+def seconds_type(minimum: float | None = None, maximum: float = MAX_SECONDS) -> Checked:
+    """Seconds: more than 0 (at least ``minimum``), at most ``maximum``, finite."""
+    return Checked("seconds", click.FLOAT,
+                   lambda v: check_seconds("it", v, maximum=maximum, minimum=minimum))
 
 
 def plural(count: int | float, word: str, many: str | None = None) -> str:
@@ -85,8 +118,8 @@ def print_json(data: Any) -> None:
 
 def seconds_option(default: float | None, help: str, **kwargs: Any) -> Callable:
     """A ``--time S`` option: seconds, more than 0 and at most a day."""
-    return click.option("--time", "seconds", type=click.FloatRange(0.0, MAX_SECONDS, min_open=True),
-                        default=default, metavar="S", help=help, **kwargs)
+    return click.option("--time", "seconds", type=seconds_type(), default=default, metavar="S",
+                        help=help, **kwargs)
 
 
 def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
