@@ -186,10 +186,9 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
     ``commands`` runs it with the rest of the line (an action it returns
     is played, None asks again); anything else goes to ``parse``, whose
     SolversError (the reason the move is refused) is shown with a pointer
-    to ``help``.
+    to ``help``. A hint that fails (the AI raises SolversError or runs out
+    of memory) is one line, and the game goes on.
     """
-    from solvers.errors import SolversError
-
     legal = state.legal_actions()
     noted = False
     while True:
@@ -215,7 +214,13 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
             elif kind == "pimc" and state.game.num_players > 1:
                 note = ("value: the AI's estimate of your own final score after the move "
                         "(this AI plays its own sheet and does not weigh the others')")
-            for row in ai.analyse(state)[:3]:
+            try:
+                rows = ai.analyse(state)
+            except (SolversError, MemoryError) as e:
+                # A hint is advice: when the AI cannot give it, the game goes on.
+                out.print(f"  No hint: the AI failed ({e or type(e).__name__}). Your move.")
+                continue
+            for row in rows[:3]:
                 if kind == "random":
                     out.print(f"  AI suggests: {row['move']}  (a random choice: the random AI "
                               "has no preference)")

@@ -108,3 +108,20 @@ def test_a_play_ai_with_an_absurd_budget_is_refused_at_the_start(capsys, monkeyp
     assert "iterations should be a whole number from 1 to 1000000000" in one_error_line(err)
 
 
+def test_a_failing_hint_never_ends_the_game(capsys, monkeypatch, tmp_path):
+    from solvers.agents.searching import MCTSAgent
+
+    def broken(self, state):
+        raise SolversError("the search ran out of nodes")
+
+    monkeypatch.setattr(MCTSAgent, "analyse", broken)
+    saved = tmp_path / "game.json"
+    code, out, err = run(capsys, "c2c", "play", "--ai", "mcts:iterations=50", "--seed", "1",
+                         "--save", saved, stdin="hint\n1\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "No hint: the AI failed (the search ran out of nodes). Your move." in out
+    assert "Game abandoned." in out
+    moves = json.loads(saved.read_text())["moves"]
+    assert moves[4].startswith("cross ")     # the move typed after the failed hint was played
+
+
