@@ -16,7 +16,7 @@ from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
 from solvers.games.c2c.online import REPORT_ONLINE
 
-from .common import (MAX_SHUFFLES, SEED, backend_options, default_workers, out, percent,
+from .common import (MAX_SHUFFLES, SEED, NoCommand, backend_options, default_workers, out, percent,
                      print_json, progress, seconds_type, start_backend)
 from .render_c2c import draw_sheet
 
@@ -152,8 +152,7 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
         report_challenge(m, ch, shuffles or DEFAULT_SHUFFLES, seed, workers,
                          online_spec, time_limit, as_json, backend, address)
     else:
-        click.echo(ctx.get_help())
-        ctx.exit(2)
+        raise NoCommand(ctx)
 
 
 # ---------------------------------------------------------------- --deal

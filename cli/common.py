@@ -34,6 +34,14 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "(pip install 'solvers[ray]').")(command)
 
 
+class NoCommand(click.UsageError):
+    """A command run with nothing to do: its help, shown on stderr by
+    ``solve``, which exits with status 2 as for any usage error."""
+
+    def __init__(self, ctx: click.Context):
+        super().__init__(ctx.get_help(), ctx=ctx)
+
+
 def start_backend(backend: str, address: str | None, workers: int | None) -> None:
     """Check the backend before any work: Ray installed, the cluster joined
     (SolversError, one line, otherwise)."""

@@ -125,3 +125,19 @@ def test_a_failing_hint_never_ends_the_game(capsys, monkeypatch, tmp_path):
     assert moves[4].startswith("cross ")     # the move typed after the failed hint was played
 
 
+# ------------------------------------------------------------ usage errors
+@pytest.mark.parametrize("argv", [[], ["c2c"], ["c2c", "--seed", "3"], ["switchbacks"],
+                                  ["bigsur"], ["santacruz"]])
+def test_a_command_group_run_bare_is_a_usage_error(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("Usage: solve") and "Commands:" in err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["c2c", "--help"], ["c2c", "play", "--help"],
+                                  ["switchbacks", "--help"]])
+def test_help_asked_for_is_printed_and_exits_0(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and out.startswith("Usage: solve") and err == ""
+
+
