@@ -141,3 +141,22 @@ def test_help_asked_for_is_printed_and_exits_0(capsys, argv):
     assert code == 0 and out.startswith("Usage: solve") and err == ""
 
 
+@pytest.mark.parametrize("game, argv", [
+    ("c2c", ["c2c", "--challenge", "Gateway Arch", "--map", "{path}"]),
+    ("switchbacks", ["switchbacks", "play", "--map", "{path}"]),
+])
+def test_a_map_of_another_schema_is_refused(capsys, tmp_path, game, argv):
+    if game == "c2c":
+        from solvers.games.c2c.data import load_map
+    else:
+        from solvers.games.switchbacks.data import load_map
+    raw = load_map().to_json()
+    raw["schema"] = 99
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(raw))
+    code, out, err = run(capsys, *[a.format(path=path) for a in argv])
+    assert code == 2 and out == ""
+    assert one_error_line(err).endswith("schema 99 is not known (this version reads schema 1)")
+    del raw["schema"]                        # older maps without the key still load
+    path.write_text(json.dumps(raw))
+    assert load_map(path).to_json()["schema"] == 1
