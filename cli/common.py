@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -42,14 +43,47 @@ class NoCommand(click.UsageError):
         super().__init__(ctx.get_help(), ctx=ctx)
 
 
+class MainThreadStdout:
+    """``sys.stdout`` while a command uses Ray: what this process's main
+    thread writes (the report) goes to the real stdout, what any other
+    thread writes goes to stderr. Ray's driver prints its warnings (a worker
+    died, a task is retried) on stdout from threads of its own, whatever
+    its logging options, and they would corrupt a ``--json`` report."""
+
+    def __init__(self, stdout: Any, stderr: Any):
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def _target(self) -> Any:
+        return self.stdout if threading.current_thread() is threading.main_thread() else self.stderr
+
+    def write(self, text: str) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        for stream in (self.stdout, self.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stdout, name)
+
+
 def start_backend(backend: str, address: str | None, workers: int | None) -> None:
     """Check the backend before any work: Ray installed, the cluster joined
-    (SolversError, one line, otherwise)."""
+    (SolversError, one line, otherwise). With Ray, stdout keeps only what
+    the command itself prints (:class:`MainThreadStdout`)."""
     from solvers.parallel import check_backend, ray_connect
 
     check_backend(backend, address)
     if backend == "ray":
         ray_connect(address, workers)
+        if not isinstance(sys.stdout, MainThreadStdout):
+            # For good: Ray's threads outlive the command (a late warning
+            # after the report must not land on stdout either).
+            sys.stdout = MainThreadStdout(sys.stdout, sys.stderr)
 
 
 # The largest counts the commands accept: a run of this size already takes

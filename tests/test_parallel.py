@@ -289,6 +289,44 @@ def test_a_bad_ray_address_fails_fast_with_one_line():
     assert line.startswith("solve: error: no Ray cluster answers at 127.0.0.1:9")
 
 
+DIES_ONCE_IN_A_RAY_RUN = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    import ray
+    import solvers.tournament
+    from solvers.cli.main import main
+
+    real = solvers.tournament.play_game
+    marker = sys.argv[1]              # read here: a Ray worker has argv of its own
+
+    def dies_once(job):
+        if job.index == 1 and not os.path.exists(marker):
+            Path(marker).write_text("died")
+            os._exit(3)
+        return real(job)
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules["__main__"])
+    solvers.tournament.play_game = dies_once
+    sys.exit(main(["tournament", "switchbacks", "--agents", "greedy,random", "--games", "4",
+                   "--workers", "2", "--backend", "ray", "--json"]))
+""")
+
+
+def test_a_dead_ray_worker_leaves_stdout_to_the_report(tmp_path):
+    """Ray's driver prints its warnings (a worker died, the task is retried)
+    on stdout from threads of its own: they go to stderr, and stdout is the
+    JSON report alone."""
+    pytest.importorskip("ray")
+    marker = tmp_path / "died"
+    proc = subprocess.run([sys.executable, "-c", DIES_ONCE_IN_A_RAY_RUN, str(marker)],
+                          capture_output=True, text=True, timeout=180, cwd=ROOT,
+                          env={**os.environ, "RAY_ADDRESS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert marker.exists()                   # the worker really died
+    report = json.loads(proc.stdout)         # nothing but the report
+    assert report["games"] == 4 and "(raylet)" not in proc.stdout
+
+
 # ------------------------------------------------------------ Ctrl-C
 INTERRUPTED = textwrap.dedent("""
     import os, sys, time
