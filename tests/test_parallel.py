@@ -327,6 +327,88 @@ def test_a_dead_ray_worker_leaves_stdout_to_the_report(tmp_path):
     assert report["games"] == 4 and "(raylet)" not in proc.stdout
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def ray_head_with_token(tmp_path):
+    """A real Ray head on 127.0.0.1 that wants an authentication token:
+    yields (address, token, the environment of a client without the token).
+    Skips when this Ray has no token authentication."""
+    ray = pytest.importorskip("ray")
+    if not hasattr(ray.exceptions, "AuthenticationError"):
+        pytest.skip(f"Ray {ray.__version__} has no token authentication")
+    import tempfile
+
+    token = "0123456789abcdef" * 2
+    home = tmp_path / "home"
+    home.mkdir()
+    # Short: Ray's socket paths live under it and must stay below 108 bytes.
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+    port = _free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
+         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**clean, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and head.poll() is None:
+            try:
+                _probe_quietly(f"127.0.0.1:{port}")
+                break
+            except SolversError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the Ray head did not start within 60 s")
+        yield f"127.0.0.1:{port}", token, {**clean, "HOME": str(home)}
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)        # the head and the daemons it started
+        try:
+            head.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait(10)
+        import shutil
+
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _probe_quietly(address: str) -> None:
+    from solvers.parallel import _probe
+
+    _probe(address)
+
+
+def test_a_cluster_that_wants_a_token_is_one_line_at_once(ray_head_with_token):
+    address, token, env = ray_head_with_token
+    argv = [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks",
+            "--agents", "greedy,random", "--games", "2", "--backend", "ray", "--address", address]
+    start = time.monotonic()
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    assert line.startswith(f"solve: error: the Ray cluster at {address} needs an "
+                           "authentication token: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN")
+    wrong = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": "f" * 32}
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=wrong)
+    assert proc.returncode == 2
+    assert "refused this process's authentication token" in one_error_line(proc.stderr)
+    right = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
+    proc = subprocess.run(argv + ["--json"], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env=right)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["games"] == 2
+
+
 # ------------------------------------------------------------ Ctrl-C
 INTERRUPTED = textwrap.dedent("""
     import os, sys, time
