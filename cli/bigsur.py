@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .common import out, print_json
+from .common import ITERATIONS, SEED, out, print_json, seconds_type
 
 CARDS_HELP = ("A card file of the same schema as the built-in one (e.g. a transcription of "
               "the printed cards); see docs/rules/big-sur.md.")
@@ -144,9 +144,9 @@ def _game(players: int, cards_file: str | None, reference: bool = False) -> Any:
               help="Seats; you are seat 0, the others are AI players.")
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The AI for the other seats and for hints, as an agent spec.")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=1.0, show_default=True,
+@click.option("--time", "seconds", type=seconds_type(), default=1.0, show_default=True,
               metavar="S", help="Seconds per AI decision (an MCTS spec without a budget).")
-@click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
+@click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
 @click.option("--cards", "cards_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),
               help=CARDS_HELP)
 @click.option("--color/--no-color", default=True, show_default=True, help="Colour the cards.")
@@ -212,11 +212,11 @@ def play(players: int, ai_spec: str, seconds: float, seed: int | None, cards_fil
 @click.argument("position", metavar="POSITION.json", type=click.Path(dir_okay=False))
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The agent that ranks the moves.")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=None, metavar="S",
+@click.option("--time", "seconds", type=seconds_type(), default=None, metavar="S",
               help="Seconds of search (an MCTS spec without a budget) [default: 1].")
-@click.option("--iterations", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--iterations", type=ITERATIONS, default=None, metavar="N",
               help="Iterations of search instead of a time (replays exactly with --seed).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True,
               help="How many moves to show.")
 @click.option("--cards", "cards_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),

@@ -17,8 +17,8 @@ from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
 from solvers.games.c2c.online import REPORT_ONLINE
 
-from .common import (MAX_SHUFFLES, backend_options, default_workers, out, percent, print_json,
-                     progress, start_backend)
+from .common import (MAX_SHUFFLES, SEED, NoCommand, backend_options, default_workers, out, percent,
+                     print_json, progress, seconds_type, start_backend)
 from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
@@ -71,7 +71,7 @@ def check_plot_path(path: str) -> None:
               help=f"Random shuffles for the win rates, 1 to {MAX_SHUFFLES:,} (each costs about "
                    f"a second) [default: {DEFAULT_SHUFFLES}, "
                    f"{DEFAULT_SHUFFLES_ALL} per challenge with --all-challenges].")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the shuffles and of the online player.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Jobs run side by side [default: all cores; with Ray, all the cluster's "
@@ -79,7 +79,7 @@ def check_plot_path(path: str) -> None:
 @backend_options
 @click.option("--online", "online_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
               help="The online player (sees only revealed cards), as an agent spec.")
-@click.option("--time-limit", type=click.FloatRange(0.1), default=30.0, show_default=True,
+@click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to each CP-SAT solve.")
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet in the JSON schema of the built-in one.")
@@ -147,8 +147,7 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
         report_challenge(m, ch, shuffles or DEFAULT_SHUFFLES, seed, workers,
                          online_spec, time_limit, as_json, backend, address)
     else:
-        click.echo(ctx.get_help())
-        ctx.exit(2)
+        raise NoCommand(ctx)
 
 
 # ---------------------------------------------------------------- --deal

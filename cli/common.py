@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +13,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from solvers.errors import SolversError
+from solvers.limits import MAX_ITERATIONS, MAX_SECONDS, check_seconds, check_seed, check_whole
 from solvers.game import observed_move
 from solvers.parallel import default_workers  # noqa: F401  (the commands import it from here)
 
@@ -33,25 +36,97 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "(pip install 'solvers[ray]').")(command)
 
 
+class NoCommand(click.UsageError):
+    """A command run with nothing to do: its help, shown on stderr by
+    ``solve``, which exits with status 2 as for any usage error."""
+
+    def __init__(self, ctx: click.Context):
+        super().__init__(ctx.get_help(), ctx=ctx)
+
+
+class MainThreadStdout:
+    """``sys.stdout`` while a command uses Ray: what this process's main
+    thread writes (the report) goes to the real stdout, what any other
+    thread writes goes to stderr. Ray's driver prints its warnings (a worker
+    died, a task is retried) on stdout from threads of its own, whatever
+    its logging options, and they would corrupt a ``--json`` report."""
+
+    def __init__(self, stdout: Any, stderr: Any):
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def _target(self) -> Any:
+        return self.stdout if threading.current_thread() is threading.main_thread() else self.stderr
+
+    def write(self, text: str) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        for stream in (self.stdout, self.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stdout, name)
+
+
 def start_backend(backend: str, address: str | None, workers: int | None) -> None:
     """Check the backend before any work: Ray installed, the cluster joined
-    (SolversError, one line, otherwise)."""
+    (SolversError, one line, otherwise). With Ray, stdout keeps only what
+    the command itself prints (:class:`MainThreadStdout`)."""
     from solvers.parallel import check_backend, ray_connect
 
     check_backend(backend, address)
     if backend == "ray":
         ray_connect(address, workers)
+        if not isinstance(sys.stdout, MainThreadStdout):
+            # For good: Ray's threads outlive the command (a late warning
+            # after the report must not land on stdout either).
+            sys.stdout = MainThreadStdout(sys.stdout, sys.stderr)
 
 
 # The largest counts the commands accept: a run of this size already takes
 # hours to days (a shuffle costs about a second of CP-SAT plus a game of the
 # online player; a tournament game seconds to minutes), so a larger count is a
-# typo, refused before any work starts.
+# typo, refused before any work starts. Seeds and search budgets are bounded
+# by solvers.limits, as the agents and the engine bound them.
 MAX_SHUFFLES = 100_000
 MAX_GAMES = 100_000
-MAX_ITERATIONS = 1_000_000_000
-MAX_SECONDS = 86_400.0
 JSON_DIGITS = 6
+
+
+class Checked(click.ParamType):
+    """A number read by ``base`` (click.INT or click.FLOAT) and checked by
+    ``check`` (one of :mod:`solvers.limits`' functions), so that the command
+    line refuses exactly what the library and the engine refuse, in the same
+    words, as a usage error (exit status 2)."""
+
+    def __init__(self, name: str, base: click.ParamType, check: Callable[[Any], Any]):
+        self.name = name
+        self.base = base
+        self.check = check
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            value = self.base.convert(value, param, ctx)
+        try:
+            return self.check(value)
+        except SolversError as e:
+            self.fail(str(e), param, ctx)
+
+
+#: A seed: 0 to 2**64 - 1.
+SEED = Checked("seed", click.INT, lambda v: check_seed("it", v))
+#: A search's iterations: 1 to MAX_ITERATIONS.
+ITERATIONS = Checked("iterations", click.INT, lambda v: check_whole("it", v, 1, MAX_ITERATIONS))
+
+
+def seconds_type(minimum: float | None = None, maximum: float = MAX_SECONDS) -> Checked:
+    """Seconds: more than 0 (at least ``minimum``), at most ``maximum``, finite."""
+    return Checked("seconds", click.FLOAT,
+                   lambda v: check_seconds("it", v, maximum=maximum, minimum=minimum))
 
 
 def plural(count: int | float, word: str, many: str | None = None) -> str:
@@ -86,8 +161,8 @@ def print_json(data: Any) -> None:
 
 def seconds_option(default: float | None, help: str, **kwargs: Any) -> Callable:
     """A ``--time S`` option: seconds, more than 0 and at most a day."""
-    return click.option("--time", "seconds", type=click.FloatRange(0.0, MAX_SECONDS, min_open=True),
-                        default=default, metavar="S", help=help, **kwargs)
+    return click.option("--time", "seconds", type=seconds_type(), default=default, metavar="S",
+                        help=help, **kwargs)
 
 
 def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
@@ -157,10 +232,9 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
     ``commands`` runs it with the rest of the line (an action it returns
     is played, None asks again); anything else goes to ``parse``, whose
     SolversError (the reason the move is refused) is shown with a pointer
-    to ``help``.
+    to ``help``. A hint that fails (the AI raises SolversError or runs out
+    of memory) is one line, and the game goes on.
     """
-    from solvers.errors import SolversError
-
     legal = state.legal_actions()
     noted = False
     while True:
@@ -186,7 +260,13 @@ def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str
             elif kind == "pimc" and state.game.num_players > 1:
                 note = ("value: the AI's estimate of your own final score after the move "
                         "(this AI plays its own sheet and does not weigh the others')")
-            for row in ai.analyse(state)[:3]:
+            try:
+                rows = ai.analyse(state)
+            except (SolversError, MemoryError) as e:
+                # A hint is advice: when the AI cannot give it, the game goes on.
+                out.print(f"  No hint: the AI failed ({e or type(e).__name__}). Your move.")
+                continue
+            for row in rows[:3]:
                 if kind == "random":
                     out.print(f"  AI suggests: {row['move']}  (a random choice: the random AI "
                               "has no preference)")

@@ -2,7 +2,9 @@
 
 Every error a user can cause (a typo in a name, a malformed file) is a
 ``SolversError``; it is printed as one line on stderr and the command exits
-with status 2. Usage mistakes caught by click exit with 2 as well. A job of
+with status 2. Usage mistakes caught by click exit with 2 as well, and so
+does a command group run without a command (``solve``, ``solve c2c``): its
+help goes to stderr (``--help`` prints it on stdout and exits 0). A job of
 a parallel run that fails (``solvers.parallel.JobError``) is one line too,
 naming the job, with exit status 1.
 """
@@ -19,9 +21,14 @@ from solvers.parallel import JobError
 
 from solvers.registry import games, load_object
 
+from .common import NoCommand
 from .engine import engine
 from .serve import serve
 from .tournament import tournament
+
+#: A group run without a command: ours, and click's own (click 8.2 on).
+NO_COMMAND: tuple[type[click.UsageError], ...] = (NoCommand,) + tuple(
+    t for t in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if t is not None)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -53,7 +60,7 @@ for command in [load_object(g.cli) for g in games() if g.cli] + [tournament, eng
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     try:
-        cli.main(args=argv, prog_name="solve", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="solve", standalone_mode=False)
     except SolversError as e:
         click.echo(f"solve: error: {e}", err=True)
         return 2
@@ -63,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.UsageError as e:
+        if isinstance(e, NO_COMMAND):
+            # A group run bare: its help, on stderr, as a usage error.
+            click.echo(e.format_message(), err=True)
+            return 2
         where = e.ctx.command_path if e.ctx is not None else "solve"
         click.echo(f"solve: error: {e.format_message()} (see '{where} --help')", err=True)
         return 2
@@ -75,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("solve: interrupted", err=True)
         return 130
-    return 0
+    # Without standalone mode, click returns the code of a ctx.exit(code)
+    # (and a command's return value, which ours never give).
+    return code if isinstance(code, int) and not isinstance(code, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,7 +32,7 @@ from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.data import CoastMap
 from solvers.games.c2c.online import STRONG_CHALLENGE_ONLINE, STRONG_ONLINE, strong_online
 
-from .common import ask_move, make_agent, out, play_until_seat_zero
+from .common import SEED, ask_move, make_agent, out, play_until_seat_zero, seconds_type
 
 HELP_LINE = ("Type a move's number or its words: 'cross Hollywood', 'circle Chase Field with "
              "The Alamo' (names or the sheet's 3-letter codes, any case: 'circle CHF with ALA'). "
@@ -48,7 +48,7 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
 @click.option("--challenge", "-c", metavar="NAME", help="Play this solo challenge card.")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Seats; you are seat 0, the others are AI players.")
-@click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
+@click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
 @click.option("--ai", "ai_spec", default=None, metavar="SPEC",
               help=f"The AI for the other seats and for hints, as an agent spec "
                    f"[default: {STRONG_CHALLENGE_ONLINE} in a solo challenge, else "
@@ -60,7 +60,7 @@ VALUE_MULTI = ("value: the AI's estimate of your share of first place after the 
                    "the game starts); a game abandoned before its end never replaces an "
                    "existing file but goes to FILE-unfinished.json. On a terminal the end "
                    "screen offers to save too.")
-@click.option("--time-limit", type=click.FloatRange(0.1, 600), default=10.0, show_default=True,
+@click.option("--time-limit", type=seconds_type(0.1, 600), default=10.0, show_default=True,
               metavar="S", help="Seconds for the hindsight best of the deal, on the end screen.")
 def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | None,
          map_file: str | None, save_file: str | None, time_limit: float) -> None:

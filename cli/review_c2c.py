@@ -8,7 +8,7 @@ import click
 from solvers.data import read_json
 from solvers.errors import SolversError
 
-from .common import out, print_json
+from .common import SEED, out, print_json, seconds_type
 
 
 def read_game(path: str) -> dict:
@@ -25,8 +25,8 @@ def read_game(path: str) -> dict:
               help="How many of the costliest decisions to list.")
 @click.option("--samples", type=click.IntRange(1), default=48, show_default=True,
               help="Re-dealt futures judging each decision's moves.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the re-deals.")
-@click.option("--time-limit", type=click.FloatRange(0.1), default=30.0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the re-deals.")
+@click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to the hindsight solve.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,

@@ -9,8 +9,8 @@ import click
 
 from solvers.errors import SolversError
 
-from .common import (make_agent, analysis, ask_move, out, play_until_seat_zero, print_analysis,
-                     print_json)
+from .common import (ITERATIONS, SEED, analysis, ask_move, make_agent, out, play_until_seat_zero,
+                     print_analysis, print_json, seconds_type)
 from .render_santacruz import LEGEND, SEAT_LETTERS, describe_player, draw_board
 
 HELP_LINE = ("Type a move's number, its words ('play road', 'build on site 14', 'choose set A "
@@ -55,9 +55,9 @@ def parse_move(state: Any, text: str) -> int:
               help="Seats; you are seat 0 (a), the others are AI players.")
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The AI for the other seats and for hints (e.g. 'mcts:iterations=5000', 'greedy').")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=1.0, show_default=True,
+@click.option("--time", "seconds", type=seconds_type(), default=1.0, show_default=True,
               metavar="S", help="Seconds per AI move (an MCTS spec without a budget).")
-@click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
+@click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
 @click.option("--board", type=click.Path(dir_okay=False), default=None,
               help="An island file (default: the reconstructed island).")
 @click.option("--color/--no-color", default=True, show_default=True, help="Colour the island.")
@@ -116,11 +116,11 @@ def _show(state: Any, color: bool) -> None:
 @click.argument("position", metavar="POSITION.json", type=click.Path(dir_okay=False))
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The agent that ranks the moves.")
-@click.option("--time", "seconds", type=click.FloatRange(0.0), default=None, metavar="S",
+@click.option("--time", "seconds", type=seconds_type(), default=None, metavar="S",
               help="Seconds of search (an MCTS spec without a budget) [default: 1].")
-@click.option("--iterations", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--iterations", type=ITERATIONS, default=None, metavar="N",
               help="Iterations of search instead of a time (replays exactly with --seed).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
 def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int | None, seed: int,

@@ -9,8 +9,9 @@ import click
 
 import solvers
 from solvers.errors import SolversError
+from solvers.limits import MAX_NODES
 
-from .common import (MAX_ITERATIONS, ask_move, make_agent as _agent, out, play_until_seat_zero,
+from .common import (ITERATIONS, SEED, ask_move, make_agent as _agent, out, play_until_seat_zero,
                      plural, print_json, seconds_option)
 from .render_switchbacks import SEAT_LETTERS, describe_player, draw_map, legend
 
@@ -65,7 +66,7 @@ def switchbacks() -> None:
               help="The AI for the other seats and for hints, as an agent spec (e.g. "
                    "'mcts:iterations=5000', 'greedy').")
 @seconds_option(1.0, "Seconds per AI move (an MCTS spec without a budget).", show_default=True)
-@click.option("--seed", type=int, default=None, help="Shuffle seed [default: random].")
+@click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
 @click.option("--color/--no-color", default=True, show_default=True, help="Colour the map.")
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False), help=MAP_HELP)
 def play(players: int, ai_spec: str, seconds: float, seed: int | None, color: bool,
@@ -224,9 +225,9 @@ def _ask(state: Any, ai: Any, color: bool, seed: int = 0,
 @click.option("--ai", "ai_spec", default="mcts", show_default=True, metavar="SPEC",
               help="The agent that ranks the moves.")
 @seconds_option(None, "Seconds of search (an MCTS spec without a budget) [default: 1].")
-@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None, metavar="N",
+@click.option("--iterations", type=ITERATIONS, default=None, metavar="N",
               help="Iterations of search instead of a time (replays exactly with --seed).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True,
               help="How many moves to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
@@ -287,9 +288,9 @@ def _board(state: Any, viewer: int | None) -> None:
               help="0: solve the position as written, every hand open (draws are chance). "
                    "N > 0: average exact values over N re-deals of what the player to move "
                    "cannot see.")
-@click.option("--max-nodes", type=click.IntRange(1), default=20_000_000, show_default=True,
+@click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=20_000_000, show_default=True,
               metavar="N", help="Give up (one error line) beyond this many searched nodes.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the re-deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the re-deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False), help=MAP_HELP)
 def endgame(position: str, samples: int, max_nodes: int, seed: int, as_json: bool,

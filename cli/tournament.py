@@ -10,7 +10,7 @@ from solvers.errors import SolversError
 from solvers.registry import game_info, games
 from solvers.tournament import TournamentResult, run_tournament, split_agent_list
 
-from .common import (MAX_GAMES, backend_options, default_workers, out, percent, plural,
+from .common import (MAX_GAMES, SEED, backend_options, default_workers, out, percent, plural,
                      print_json, progress, start_backend)
 
 
@@ -27,7 +27,7 @@ from .common import (MAX_GAMES, backend_options, default_workers, out, percent, 
                                 "1-player game).")
 @click.option("--players", type=click.IntRange(1, 4), default=None, metavar="P",
               help="Seats per game [default: the game's own, more if more agents are given].")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deals and of every agent's choices.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Games played side by side [default: all cores; with Ray, all the "

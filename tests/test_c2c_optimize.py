@@ -472,6 +472,47 @@ def test_best_over_shuffles_beats_or_equals_a_known_deal():
     assert best.score >= known.score
 
 
+def test_best_over_shuffles_does_not_depend_on_the_solution_found_first(monkeypatch):
+    """Many shuffles reach the best score and CP-SAT returns whichever it
+    meets first (issue 27): here three randomised searches start from
+    different optimal solutions, and the deal and plan reported are the
+    same, canonical one."""
+    import solvers.optimize.c2c_shuffles as cs
+
+    real_solver, real_canonical = cs._solver, cs._canonical
+    found_first = []
+
+    def canonical(model, v, objective, solver, time_limit):
+        found_first.append(tuple(l for l in sorted(v.ever) if solver.value(v.ever[l]))
+                           + tuple(l for l in sorted(v.start) if solver.value(v.start[l])))
+        return real_canonical(model, v, objective, solver, time_limit)
+
+    monkeypatch.setattr(cs, "_canonical", canonical)
+    results = set()
+    for seed in (1, 2, 3):
+        def randomised(time_limit, workers, seed=seed):
+            solver = real_solver(time_limit, workers)
+            solver.parameters.random_seed = seed
+            solver.parameters.randomize_search = True
+            return solver
+
+        monkeypatch.setattr(cs, "_solver", randomised)
+        best = best_over_shuffles("Gateway Arch")
+        assert best.canonical and best.status == "optimal" and best.score == 115
+        results.add((tuple(best.deal), repr(best.plan)))
+    assert len(set(found_first)) > 1          # the searches did differ
+    assert len(results) == 1
+
+
+def test_best_over_shuffles_is_the_same_with_one_worker_and_with_two():
+    one = best_over_shuffles("Gateway Arch", workers=1)
+    two = best_over_shuffles("Gateway Arch", workers=2)
+    assert one.canonical and two.canonical
+    assert (one.score, one.deal, one.plan) == (two.score, two.deal, two.plan)
+    state = replay_plan(two.deal, two.plan, "Gateway Arch")
+    assert state.challenge_won() and state.score_breakdown()["total"] == two.score
+
+
 def test_shuffle_deal_is_the_reference_deck():
     game = CoastToCoast(players=1, challenge="The Alamo")
     state = game.new_initial_state(seed=77)

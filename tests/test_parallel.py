@@ -124,6 +124,23 @@ def test_tournament_json_is_the_same_on_every_backend(request, capsys, backend, 
     assert result("--workers", str(workers), "--backend", backend) == result("--workers", "1")
 
 
+@pytest.mark.parametrize("backend,workers", BACKENDS[1:])
+def test_challenge_json_is_the_same_on_every_backend(request, capsys, backend, workers):
+    """The whole report, the best shuffle and its plan included (CP-SAT with
+    several workers may find any of the equally good ones first)."""
+    _backend(request, backend)
+
+    def report(*extra):
+        code, out, err = run(capsys, "c2c", "--challenge", "Gateway Arch", "--shuffles", "2",
+                             "--seed", "31337", "--online", "mcts:iterations=50", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)
+
+    alone = report("--workers", "1")
+    assert alone["best_score"] == 115
+    assert report("--workers", str(workers), "--backend", backend) == alone
+
+
 # ------------------------------------------------------------ faults
 @pytest.mark.parametrize("backend,workers", BACKENDS)
 def test_a_failing_job_is_reported_with_its_item(request, backend, workers):
@@ -270,6 +287,126 @@ def test_a_bad_ray_address_fails_fast_with_one_line():
     assert proc.returncode == 2
     line = one_error_line(proc.stderr)
     assert line.startswith("solve: error: no Ray cluster answers at 127.0.0.1:9")
+
+
+DIES_ONCE_IN_A_RAY_RUN = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    import ray
+    import solvers.tournament
+    from solvers.cli.main import main
+
+    real = solvers.tournament.play_game
+    marker = sys.argv[1]              # read here: a Ray worker has argv of its own
+
+    def dies_once(job):
+        if job.index == 1 and not os.path.exists(marker):
+            Path(marker).write_text("died")
+            os._exit(3)
+        return real(job)
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules["__main__"])
+    solvers.tournament.play_game = dies_once
+    sys.exit(main(["tournament", "switchbacks", "--agents", "greedy,random", "--games", "4",
+                   "--workers", "2", "--backend", "ray", "--json"]))
+""")
+
+
+def test_a_dead_ray_worker_leaves_stdout_to_the_report(tmp_path):
+    """Ray's driver prints its warnings (a worker died, the task is retried)
+    on stdout from threads of its own: they go to stderr, and stdout is the
+    JSON report alone."""
+    pytest.importorskip("ray")
+    marker = tmp_path / "died"
+    proc = subprocess.run([sys.executable, "-c", DIES_ONCE_IN_A_RAY_RUN, str(marker)],
+                          capture_output=True, text=True, timeout=180, cwd=ROOT,
+                          env={**os.environ, "RAY_ADDRESS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert marker.exists()                   # the worker really died
+    report = json.loads(proc.stdout)         # nothing but the report
+    assert report["games"] == 4 and "(raylet)" not in proc.stdout
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def ray_head_with_token(tmp_path):
+    """A real Ray head on 127.0.0.1 that wants an authentication token:
+    yields (address, token, the environment of a client without the token).
+    Skips when this Ray has no token authentication."""
+    ray = pytest.importorskip("ray")
+    if not hasattr(ray.exceptions, "AuthenticationError"):
+        pytest.skip(f"Ray {ray.__version__} has no token authentication")
+    import tempfile
+
+    token = "0123456789abcdef" * 2
+    home = tmp_path / "home"
+    home.mkdir()
+    # Short: Ray's socket paths live under it and must stay below 108 bytes.
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+    port = _free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
+         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**clean, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and head.poll() is None:
+            try:
+                _probe_quietly(f"127.0.0.1:{port}")
+                break
+            except SolversError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the Ray head did not start within 60 s")
+        yield f"127.0.0.1:{port}", token, {**clean, "HOME": str(home)}
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)        # the head and the daemons it started
+        try:
+            head.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait(10)
+        import shutil
+
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _probe_quietly(address: str) -> None:
+    from solvers.parallel import _probe
+
+    _probe(address)
+
+
+def test_a_cluster_that_wants_a_token_is_one_line_at_once(ray_head_with_token):
+    address, token, env = ray_head_with_token
+    argv = [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks",
+            "--agents", "greedy,random", "--games", "2", "--backend", "ray", "--address", address]
+    start = time.monotonic()
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    assert line.startswith(f"solve: error: the Ray cluster at {address} needs an "
+                           "authentication token: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN")
+    wrong = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": "f" * 32}
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=wrong)
+    assert proc.returncode == 2
+    assert "refused this process's authentication token" in one_error_line(proc.stderr)
+    right = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
+    proc = subprocess.run(argv + ["--json"], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env=right)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["games"] == 2
 
 
 # ------------------------------------------------------------ Ctrl-C

@@ -45,6 +45,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .errors import SolversError
@@ -349,6 +350,50 @@ def _probe(address: str) -> None:
         raise SolversError(f"no Ray cluster answers at {address} (something else listens there)")
 
 
+@contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """File descriptor 2 points to /dev/null inside: Ray's C++ client logs
+    each failed call there, which :func:`_check_token` reports in one line."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+TOKEN_HINT = ("set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to the cluster's token (or "
+              "RAY_AUTH_TOKEN_PATH to a file holding it; 'ray get-auth-token' on the head prints it)")
+
+
+def _check_token(ray: Any, address: str) -> None:
+    """Fail fast (SolversError, one line) when the cluster at ``address``
+    wants an authentication token that this process does not send: Ray's own
+    join retries it for about 20 s and logs a line a second. One small call
+    to the cluster's control store (GCS) settles it in milliseconds; any
+    other outcome is left to ``ray.init``."""
+    try:
+        from ray._raylet import GcsClient
+        from ray.exceptions import AuthenticationError
+    except ImportError:                 # a Ray without token authentication
+        return
+    try:
+        with _stderr_silenced():
+            GcsClient(address=address).internal_kv_get(b"solvers-probe", b"solvers",
+                                                       timeout=CONNECT_TIMEOUT / 2)
+    except AuthenticationError:
+        if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+            raise SolversError(f"the Ray cluster at {address} refused this process's "
+                               f"authentication token: {TOKEN_HINT}") from None
+        raise SolversError(f"the Ray cluster at {address} needs an authentication token: "
+                           f"{TOKEN_HINT}") from None
+    except Exception:                   # anything else: ray.init says what it is
+        return
+
+
 _RAY_OWNED = False       # whether this process started the Ray instance it uses
 
 
@@ -363,6 +408,7 @@ def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address is not None and address != "auto" and address != "local":
         _probe(address)
+        _check_token(ray, address)
     start = time.monotonic()
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                               "logging_level": "ERROR", "configure_logging": True}

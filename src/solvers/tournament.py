@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SolversError
+from .limits import check_seed
 from .rng import SplitMix64, seed_from
 from .stats import mean_interval, wilson_interval
 
@@ -214,7 +215,7 @@ def plan_games(game: str, players: int, specs: list[str], games: int, seed: int,
     spec_seeds = []
     for spec in specs:
         own = parse_agent_spec(spec)[1].get("seed")
-        spec_seeds.append(None if own is None else seed_from(own))
+        spec_seeds.append(None if own is None else check_seed("seed", own))
     jobs = []
     if players == 1:
         deals = [base.next() for _ in range(games)]
@@ -277,7 +278,7 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
         given = "1 agent was" if len(specs) == 1 else f"{len(specs)} agents were"
         raise SolversError(f"a {players}-player tournament takes {want}, but {given} given")
     _check_specs(g, specs)
-    seed = seed_from(seed)
+    seed = seed_from(None if seed is None else check_seed("seed", seed))
     options = tuple(sorted(game_options.items()))
     jobs = plan_games(name, players, specs, games, seed, options)
     start = _time.perf_counter()

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..errors import SolversError, UnknownNameError
 from ..game import CHANCE, TERMINAL, Game, State
+from ..limits import check_seed
 from ..rng import SplitMix64, seed_from
 
 
@@ -78,7 +79,7 @@ class Agent(ABC):
 
     def __init__(self, game: Game, seed: int | None = None):
         self.game = game
-        self.seed = seed
+        self.seed = None if seed is None else check_seed("seed", seed)
         self.rng = SplitMix64(seed_from(seed))
         self._stopped = False
         self._search: Any = None

@@ -37,7 +37,8 @@ import numpy as np
 from ..errors import SolversError
 from ..game import Game, State
 from .base import Agent, register, seat_view
-from .searching import _choice, _whole
+from ..limits import check_whole
+from .searching import _choice
 
 # How a future is played out: with hindsight of all its cards, or one round
 # at a time (search the round's cards, keep the best valued sheet).
@@ -136,10 +137,10 @@ class PIMCAgent(Agent):
         if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
             raise SolversError("the pimc agent plays Coast to Coast on the kernel "
                                "(load_game('c2c'), not the reference)")
-        self.samples = _whole("samples", samples, 1)
-        self.width = _whole("width", width, 1)
-        self.keep = _whole("keep", keep, 1)
-        self.refine = _whole("refine", refine, 0)
+        self.samples = check_whole("samples", samples, 1)
+        self.width = check_whole("width", width, 1)
+        self.keep = check_whole("keep", keep, 1)
+        self.refine = check_whole("refine", refine, 0)
         self.by_round = _choice("lookahead", lookahead, LOOKAHEADS) == "round"
         self.challenge = game.num_players == 1 and getattr(game, "challenge", None) is not None
         self._flag = self._track(StopFlag())

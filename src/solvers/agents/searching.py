@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..errors import SolversError
 from ..game import Game, State
+from ..limits import MAX_NODES, check_seconds, check_whole
 from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
 from ..search.mcts import ROLLOUTS, mcts_search, playout_plies
 from .base import Agent, register
 
 
-def _whole(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise SolversError(f"{name} must be a whole number >= {minimum}, not {value!r}")
-    return value
-
-
 def _number(name: str, value: Any, minimum: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum:
-        raise SolversError(f"{name} must be a number >= {minimum}, not {value!r}")
-    return float(value)
-
-
-def _seconds(name: str, value: Any) -> float:
-    """A time budget: a number of seconds above 0 (0 s would search nothing)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise SolversError(f"{name} must be a number of seconds above 0, not {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum
+            or not math.isfinite(value)):
+        raise SolversError(f"{name} must be a finite number >= {minimum}, not {value!r}")
     return float(value)
 
 
@@ -68,15 +58,15 @@ class MCTSAgent(Agent):
         super().__init__(game, seed)
         if iterations is None and time is None:
             iterations = 1000
-        self.iterations = None if iterations is None else _whole("iterations", iterations, 1)
-        self.time = None if time is None else _seconds("time", time)
+        self.iterations = None if iterations is None else check_whole("iterations", iterations, 1)
+        self.time = None if time is None else check_seconds("time", time)
         self.c = _number("c", c, 0.0)
-        self.rollout_plies = _whole("rollout_plies", rollout_plies, 0)
-        self.endgame_plies = _whole("endgame_plies", endgame_plies, 0)
-        self.endgame_nodes = _whole("endgame_nodes", endgame_nodes, 1)
-        self.samples = _whole("samples", samples, 1)
+        self.rollout_plies = check_whole("rollout_plies", rollout_plies, 0)
+        self.endgame_plies = check_whole("endgame_plies", endgame_plies, 0)
+        self.endgame_nodes = check_whole("endgame_nodes", endgame_nodes, 1, MAX_NODES)
+        self.samples = check_whole("samples", samples, 1)
         self.backend = _choice("backend", backend, ("auto", "c", "python"))
-        self.max_nodes = None if max_nodes is None else _whole("max_nodes", max_nodes, 1)
+        self.max_nodes = None if max_nodes is None else check_whole("max_nodes", max_nodes, 1, MAX_NODES)
         if rollout is None:
             rollout = getattr(game, "default_rollout", "policy")
         self.rollout = _choice("rollout", rollout, ROLLOUTS)
@@ -125,8 +115,8 @@ class EndgameAgent(Agent):
     def __init__(self, game: Game, seed: int | None = None, samples: int = 16,
                  max_nodes: int = DEFAULT_MAX_NODES, mode: str = "auto", backend: str = "auto"):
         super().__init__(game, seed)
-        self.samples = _whole("samples", samples, 1)
-        self.max_nodes = _whole("max_nodes", max_nodes, 1)
+        self.samples = check_whole("samples", samples, 1)
+        self.max_nodes = check_whole("max_nodes", max_nodes, 1, MAX_NODES)
         self.mode = _choice("mode", mode, ("auto", "alphabeta", "maxn"))
         self.backend = _choice("backend", backend, ("auto", "c", "python"))
 

@@ -67,3 +67,28 @@ def read_json(path: str | Path, what: str = "map file") -> Any:
         ) from None
     except RecursionError:
         raise SolversError(f"{what} {source}: JSON nested too deeply to read") from None
+
+
+#: The version of the data-file formats (maps, card and island files) this
+#: release reads.
+SCHEMA = 1
+
+
+def schema_problem(raw: dict[str, Any], required: bool = True) -> str | None:
+    """What is wrong with a data file's ``"schema"`` (the version of its
+    format), or None. A file of another version is refused rather than
+    misread; without the key it is refused when ``required`` (else taken as
+    this version, for the formats that did not always have the key)::
+
+        >>> schema_problem({"schema": 99})
+        'schema 99 is not known (this version reads schema 1)'
+        >>> schema_problem({}, required=False) is None
+        True
+    """
+    if "schema" not in raw:
+        return f"missing key 'schema' (this version reads schema {SCHEMA})" if required else None
+    value = raw["schema"]
+    if isinstance(value, bool) or value != SCHEMA:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        return f"schema {shown} is not known (this version reads schema {SCHEMA})"
+    return None

@@ -29,12 +29,12 @@ from typing import Any
 import solvers
 
 from ..errors import SolversError
-from ..registry import game_info, load_object
+from ..limits import check_seed
+from ..registry import game_info
 from ..game import Game, State
 
 HISTORY_KEYS = ("game", "players", "options", "seed", "moves", "start")
 MAX_MOVES = 10_000
-MAX_SEED = 2**64
 
 
 def native_format(name: str) -> tuple[Callable[[dict[str, Any]], State],
@@ -90,8 +90,7 @@ def check_setup(raw: dict[str, Any], what: str = "new") -> dict[str, Any]:
     seed = raw.get("seed", 0)
     if seed is None:
         seed = 0
-    if not _is_int(seed) or not 0 <= seed < MAX_SEED:
-        raise SolversError(f"{what}: 'seed' should be a whole number from 0 to 2**64 - 1")
+    check_seed(f"{what}: 'seed'", seed)
     return {"game": name, "players": players, "options": dict(options), "seed": seed}
 
 

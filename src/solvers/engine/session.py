@@ -41,14 +41,15 @@ from ..agents import agent_names, load_agent, parse_agent_spec
 from ..agents.base import agent_class, seat_view
 from ..errors import SolversError
 from ..game import CHANCE, TERMINAL, State, observed_move
+from ..limits import MAX_ITERATIONS, MAX_SECONDS, MAX_SEED, check_seconds, check_seed, check_whole
 from ..rng import SplitMix64
-from .positions import (MAX_SEED, build_game, check_setup,
+from .positions import (build_game, check_setup,
                         load_position, native_position, save_position)
 
 PROTOCOL = "solvers-engine"
 PROTOCOL_VERSION = 1
-MAX_TIME = 86_400.0
-MAX_ITERATIONS = 1_000_000_000
+# The budget bounds of a go (solvers.limits); tests may lower them.
+MAX_TIME = MAX_SECONDS
 MAX_ID_LENGTH = 200
 AGENT_SEED_SALT = 0x656E67696E65  # "engine": the agents' seeds differ from the deal's
 
@@ -614,9 +615,11 @@ class Session:
         if drew_seed:
             # Peek: the session's generator moves on only when the go is accepted.
             options["seed"] = SplitMix64(self._agent_rng.state).next()
-        elif not _is_int(options["seed"]) or not 0 <= options["seed"] < MAX_SEED:
-            raise RequestError("invalid_option",
-                               "agent option 'seed' should be a whole number from 0 to 2**64 - 1")
+        else:
+            try:
+                check_seed("agent option 'seed'", options["seed"])
+            except SolversError as e:
+                raise RequestError("invalid_option", str(e)) from None
         return kind, options, drew_seed
 
     def _search(self, job: GoJob, agent: Any, kind: str, root: State, player: int) -> dict[str, Any]:
@@ -670,14 +673,13 @@ class Session:
 
 
 def _budget(key: str, value: Any, code: str) -> float | int:
-    """A checked ``time`` (seconds) or ``iterations`` budget."""
-    if key == "time":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_TIME:
-            raise RequestError(code, f"'time' should be seconds, more than 0 and at most {MAX_TIME:g}")
-        return float(value)
-    if not _is_int(value) or not 1 <= value <= MAX_ITERATIONS:
-        raise RequestError(code, f"'iterations' should be a whole number from 1 to {MAX_ITERATIONS}")
-    return value
+    """A checked ``time`` (seconds) or ``iterations`` budget (:mod:`solvers.limits`)."""
+    try:
+        if key == "time":
+            return check_seconds("'time'", value, maximum=MAX_TIME)
+        return check_whole("'iterations'", value, 1, MAX_ITERATIONS)
+    except SolversError as e:
+        raise RequestError(code, str(e)) from None
 
 
 def _number(x: Any) -> int | float:

@@ -61,7 +61,7 @@ import pyspiel
 
 import solvers
 from ..agents.base import Agent, register
-from ..errors import SolversError
+from ..limits import MAX_ITERATIONS, check_seconds, check_whole
 from ..registry import GameInfo, game_info
 from ..rng import SplitMix64, seed_from
 
@@ -367,12 +367,10 @@ class OpenSpielISMCTSAgent(Agent):
         super().__init__(game, seed)
         if time is None and simulations is None:
             time = 1.0
-        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))
-                                 or not time > 0):
-            raise SolversError(f"time must be a number of seconds above 0, not {time!r}")
-        if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
-                                        or simulations < 1):
-            raise SolversError(f"simulations must be a whole number >= 1, not {simulations!r}")
+        if time is not None:
+            time = check_seconds("time", time)
+        if simulations is not None:
+            simulations = check_whole("simulations", simulations, 1, MAX_ITERATIONS)
         self.os_game = openspiel_game(game)
         self.bot = ismcts_bot(self.os_game, seconds=time, simulations=simulations or 1000, c=c,
                               seed=self.rng.next())

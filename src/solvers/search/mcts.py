@@ -41,6 +41,7 @@ from typing import Any, Protocol
 
 from ..errors import SolversError
 from ..game import State
+from ..limits import MAX_ITERATIONS, MAX_NODES, check_seconds, check_whole
 from ..rng import SplitMix64, seed_from
 
 #: Who plays a kernel's playout policy in C rollouts (see :func:`make_search`).
@@ -83,11 +84,10 @@ def has_kernel(state: State) -> bool:
 def _check_budget(iterations: int | None, time: float | None) -> None:
     if iterations is None and time is None:
         raise SolversError("give a budget: iterations and/or time")
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                   or iterations < 0):
-        raise SolversError(f"iterations must be a whole number >= 0, not {iterations!r}")
-    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
-        raise SolversError(f"time must be a number of seconds above 0, not {time!r}")
+    if iterations is not None:
+        check_whole("iterations", iterations, 0, MAX_ITERATIONS)
+    if time is not None:
+        check_seconds("time", time)
 
 
 def _check_root(state: State) -> int:
@@ -168,9 +168,8 @@ class MCTS:
                  determinize: bool = True, evaluator: Evaluator | None = None,
                  max_nodes: int | None = None):
         self.player = _check_root(state)
-        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                      or max_nodes < 1):
-            raise SolversError(f"max_nodes must be a whole number >= 1, not {max_nodes!r}")
+        if max_nodes is not None:
+            check_whole("max_nodes", max_nodes, 1, MAX_NODES)
         self.max_nodes = max_nodes
         if not c >= 0:
             raise SolversError(f"the exploration constant must be >= 0, not {c}")

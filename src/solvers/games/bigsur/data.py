@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...data import builtin_json, read_json
+from ...data import builtin_json, read_json, schema_problem
 from ...errors import SolversError
 
 SCENERY = ("ocean", "forest", "mountain", "flower", "field")
@@ -288,8 +288,9 @@ def parse_bonus(raw: Any, vocabulary: dict[str, tuple[tuple[str, ...], str]], so
 def parse_cards(raw: Any, source: str = "built-in") -> CardSet:
     """Check a decoded card file and build the :class:`CardSet`."""
     raw = _keys(raw, {"about", "schema", "highway", "landmarks"}, source, "the top level")
-    if raw.get("schema") != 1:
-        raise _fail(source, "'schema' should be 1")
+    problem = schema_problem(raw)
+    if problem:
+        raise _fail(source, problem)
     if not isinstance(raw.get("highway"), list) or not raw["highway"]:
         raise _fail(source, "'highway' should be a list of Highway cards")
     if not isinstance(raw.get("landmarks"), list) or not raw["landmarks"]:

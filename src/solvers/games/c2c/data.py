@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ...data import builtin_json, read_json
+from ...data import builtin_json, read_json, schema_problem
 from ...errors import SolversError, UnknownNameError
 
 MAX_LOCATIONS = 32
@@ -197,6 +197,9 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
     """Check a decoded map file and build the :class:`CoastMap` from it."""
     if not isinstance(raw, dict):
         raise _fail(source, "the top level should be a JSON object")
+    problem = schema_problem(raw, required=False)
+    if problem:
+        raise _fail(source, problem)
     highways = _require(raw, "highways", list, source)
     if not highways or not all(isinstance(h, str) and h for h in highways):
         raise _fail(source, "'highways' should be a non-empty list of names")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...limits import MAX_SEED
 from ...stats import wilson_interval
 from .data import CoastMap
 
@@ -109,13 +110,13 @@ def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, worker
     """Play the ``shuffles`` seeded shuffles of the ceiling with the online
     player, ``workers`` at a time on ``backend`` (``local`` or ``ray`` at
     ``address``, :func:`solvers.parallel.run_jobs`); ``progress(1)`` after
-    each game. Shuffle ``i``'s agent is seeded ``seed + i``."""
+    each game. Shuffle ``i``'s agent is seeded ``seed + i`` (modulo 2**64)."""
     from ...parallel import run_jobs
     from .deal import shuffle_deals
 
     check_agent_spec(m, challenge, agent_spec)     # a bad spec fails here, not in a worker
     deals = shuffle_deals(m, challenge, shuffles, seed)
-    items = [(i, deal, seed + i) for i, deal in enumerate(deals)]
+    items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals)]
     won: list[bool] = [False] * shuffles
     scores = [0] * shuffles
     for i, (w, s) in run_jobs(OnlineJob(m, challenge, agent_spec), items, workers=workers,

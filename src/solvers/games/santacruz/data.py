@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...data import builtin_json, read_json
+from ...data import builtin_json, read_json, schema_problem
 from ...errors import SolversError
 
 MAX_SITES = 64
@@ -233,8 +233,9 @@ def parse_island(raw: Any, source: str = "built-in") -> SantaCruzIsland:
     top = c.obj(raw, "the top level", {"schema", "sites", "roads", "rivers", "tiles", "bird_tokens",
                                        "supply", "scoring_cards_dealt", "building_sets",
                                        "scoring_cards"}, {"about"})
-    if top["schema"] != 1:
-        raise c.fail(f"schema {top['schema']!r} is not known (this version reads schema 1)")
+    problem = schema_problem(top)
+    if problem:
+        raise c.fail(problem)
     sites = []
     for i, s in enumerate(c.list(top["sites"], "'sites'", 1, MAX_SITES)):
         w = f"sites[{i}]"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...data import builtin_json, read_json
+from ...data import builtin_json, read_json, schema_problem
 from ...errors import SolversError
 
 MAX_HEXES = 64
@@ -121,6 +121,9 @@ def parse_map(raw: Any, source: str = "built-in") -> SwitchbacksMap:
     extra = sorted(set(raw) - known)
     if extra:
         raise _fail(source, f"unknown key {extra[0]!r}")
+    problem = schema_problem(raw, required=False)
+    if problem:
+        raise _fail(source, problem)
     tiles = _int(raw, "tiles", source, 4, MAX_TILES)
     hand_size = _int(raw, "hand_size", source, 1, 10)
     min_run = _int(raw, "min_run", source, 2, tiles)
