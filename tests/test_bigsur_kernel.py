@@ -266,14 +266,14 @@ def play_out(ker, ref, rng, lockstep_steps):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_redeal_for_any_seat_mid_turn_leaves_a_playable_position(players):
+def test_redeal_for_any_seat_mid_turn_leaves_a_playable_position(players, sweep):
     """At every decision of random games, re-deal for every seat (the player
     to move or not, in the middle of a build too): both implementations deal
     alike, the seat's view is unchanged, the player to move has a legal
     action, and the game plays on to the end from the re-dealt state (the
     reference in step at least until the pending build is over)."""
     checked = refused = 0
-    for seed in range(6):
+    for seed in range(sweep(6, 3)):
         ker = KERNELS[players].new_initial_state(seed=seed)
         ref = RULES[players].new_initial_state(seed=seed)
         rng = SplitMix64(1000 + seed)
