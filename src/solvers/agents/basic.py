@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import SolversError
 from ..game import Game, State
+from ..limits import check_whole
 from ..rng import SplitMix64
 from .base import Agent, register
 
@@ -46,9 +46,7 @@ class GreedyAgent(Agent):
 
     def __init__(self, game: Game, seed: int | None = None, samples: int = 8):
         super().__init__(game, seed)
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise SolversError(f"samples must be a whole number >= 1, not {samples!r}")
-        self.samples = samples
+        self.samples = check_whole("samples", samples, 1)
 
     def _analyse(self, view: State) -> list[dict[str, Any]]:
         player = view.current_player()
