@@ -1,0 +1,321 @@
+"""The rating ladder (solvers.ladder, ``solve ladder``): the Bradley-Terry
+fit against hand-computed ratings and a brute-force search, the bootstrap
+intervals' coverage, resume and worker counts giving the same table as one
+run, and bad files refused in one line."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from cli_helpers import one_error_line, run
+from solvers.errors import SolversError
+from solvers.ladder import ELO, Ladder, Played, fit_ratings, seating_of
+
+GAME = "switchbacks"
+PLAYERS = ["random", "greedy", "mcts:iterations=20"]
+
+
+def _table_key(t):
+    """What must not depend on how the games were run (no timings)."""
+    return ([(r.spec, round(r.rating, 9), tuple(round(x, 9) for x in r.ci95), r.games, r.score,
+              r.simulations_per_move) for r in t.rows], t.pairs)
+
+
+def _results(lad):
+    return {k: (r.seats, r.returns, r.scores, r.moves) for k, r in lad.results.items()}
+
+
+@pytest.fixture(scope="module")
+def one_run():
+    lad = Ladder(GAME, PLAYERS, games=4, seed=3)
+    lad.play(workers=1)
+    return lad
+
+
+# ------------------------------------------------------------ the fit
+def test_two_players_closed_form():
+    # 3 wins of 4: the odds are 3, so the gap is 400 log10(3) = 190.85 Elo.
+    r = fit_ratings([[0, 3], [1, 0]], [[0, 4], [4, 0]], prior=0)
+    assert r[0] == 0 and r[1] == pytest.approx(-400 * math.log10(3), abs=1e-6)
+    # One drawn virtual game: 3.5 of 5, odds 7/3.
+    r = fit_ratings([[0, 3], [1, 0]], [[0, 4], [4, 0]], prior=1)
+    assert r[1] == pytest.approx(-400 * math.log10(7 / 3), abs=1e-6)
+    # The anchor may be either player.
+    r = fit_ratings([[0, 3], [1, 0]], [[0, 4], [4, 0]], anchor=1, prior=0)
+    assert r[0] == pytest.approx(400 * math.log10(3), abs=1e-6) and r[1] == 0
+
+
+def test_hand_computed_three_players():
+    # A beats B 2-1, B beats C 2-1, A and C never meet: the likelihood is a
+    # product of two independent pairings, so each gap is the pair's own
+    # log-odds, 400 log10(2), and C sits two gaps below A.
+    w = [[0, 2, 0], [1, 0, 2], [0, 1, 0]]
+    n = [[0, 3, 0], [3, 0, 3], [0, 3, 0]]
+    r = fit_ratings(w, n, prior=0)
+    gap = 400 * math.log10(2)
+    assert r == pytest.approx([0, -gap, -2 * gap], abs=1e-6)
+
+
+def _loglik(ratings, w, n):
+    th = np.asarray(ratings) / ELO
+    d = th[..., :, None] - th[..., None, :]
+    logp = -np.log1p(np.exp(-d))
+    return (np.asarray(w) * logp).sum(axis=(-1, -2))
+
+
+def test_fit_matches_a_grid_search():
+    w = np.array([[0, 7, 9, 3], [5, 0, 6, 4], [1, 6, 0, 2], [9, 8, 10, 0]], float)
+    n = w + w.T
+    fit = fit_ratings(w, n, prior=0)
+    # Brute force: every rating of players 1..3 on a 20-Elo grid, then finer grids around the best.
+    best = None
+    for step, half in ((20.0, 600.0), (2.0, 24.0), (0.25, 3.0)):
+        centre = np.zeros(3) if best is None else best
+        axes = [np.arange(c - half, c + half + step / 2, step) for c in centre]
+        g = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+        full = np.concatenate([np.zeros((len(g), 1)), g], axis=1)
+        best = g[np.argmax(_loglik(full, w, n))]
+    assert fit[1:] == pytest.approx(best, abs=0.25)
+    # and no nearby point is more likely
+    for delta in np.eye(4)[1:] * 0.5:
+        assert _loglik(fit, w, n) >= _loglik(fit + delta, w, n)
+        assert _loglik(fit, w, n) >= _loglik(fit - delta, w, n)
+
+
+def test_a_clean_sweep_stays_finite_with_a_prior():
+    r = fit_ratings([[0, 0], [10, 0]], [[0, 10], [10, 0]], prior=1)
+    assert r[1] == pytest.approx(400 * math.log10(10.5 / 0.5), abs=1e-6)
+    assert math.isinf(fit_ratings([[0, 0], [10, 0]], [[0, 10], [10, 0]], prior=0)[1])
+
+
+def test_fit_refuses_unlinked_players():
+    with pytest.raises(SolversError, match="linking them to the anchor"):
+        fit_ratings([[0, 1, 0], [1, 0, 0], [0, 0, 0]], [[0, 2, 0], [2, 0, 0], [0, 0, 0]])
+
+
+def test_bootstrap_intervals_cover_the_true_ratings():
+    """Synthetic ladders from known ratings (0, 100, 250): the 95% intervals
+    should hold the truth about 95% of the time (a fixed seed; the
+    intervals of a fit that ignores resampling would cover far less)."""
+    true = {"random": 0.0, "greedy": 100.0, "mcts:iterations=20": 250.0}
+    lad = Ladder(GAME, list(true), games=60, seed=0)
+    wanted = lad.wanted()
+    rng = np.random.default_rng(1)
+    covered = {s: 0 for s in true}
+    reps = 60
+    for rep in range(reps):
+        lad.results.clear()
+        lad.seed = rep
+        for pair, g in wanted:
+            seats = tuple(pair[a] for a in seating_of(2, g))
+            p0 = 1 / (1 + 10 ** ((true[seats[1]] - true[seats[0]]) / 400))
+            won = rng.random() < p0
+            lad.results[(pair, g)] = Played(pair, g, seats, (1.0, 0.0) if won else (0.0, 1.0),
+                                            (0.0, 0.0), 1, ((0.0, 1, 0), (0.0, 1, 0)))
+        t = lad.table(bootstraps=300)
+        for r in t.rows:
+            covered[r.spec] += r.ci95[0] <= true[r.spec] <= r.ci95[1]
+    assert covered["random"] == reps                 # the anchor: exactly 0
+    for spec in ("greedy", "mcts:iterations=20"):
+        assert 0.85 <= covered[spec] / reps <= 1.0, covered
+
+
+# ------------------------------------------------------------ plan and play
+def test_plan_pairs_seats_and_deals():
+    lad = Ladder(GAME, PLAYERS, games=4, seed=3)
+    todo = lad.missing()
+    assert len(todo) == 3 * 4
+    assert {t.players for t in todo} == {("greedy", "mcts:iterations=20"), ("greedy", "random"),
+                                         ("mcts:iterations=20", "random")}
+    by = {(t.players, t.index): t.job for t in todo}
+    pair = ("greedy", "random")
+    assert [tuple(by[(pair, g)].specs[a] for a in by[(pair, g)].seating) for g in range(4)] == [
+        ("greedy", "random"), ("random", "greedy"), ("greedy", "random"), ("random", "greedy")]
+    # games 2k and 2k+1 share a deal, and every pairing gets the same deals
+    deals = [by[(pair, g)].deal_seed for g in range(4)]
+    assert deals[0] == deals[1] != deals[2] == deals[3]
+    assert [by[(("greedy", "mcts:iterations=20"), g)].deal_seed for g in range(4)] == deals
+    # the same game has the same seeds in a ladder of other players
+    other = Ladder(GAME, ["greedy", "random"], games=2, seed=3).missing()
+    assert other[1].job.agent_seeds == by[(pair, 1)].agent_seeds
+
+
+def test_play_measures_the_budget(one_run):
+    t = one_run.table(bootstraps=100)
+    rows = {r.spec: r for r in t.rows}
+    assert rows["mcts:iterations=20"].simulations_per_move == 20       # every search: 20 iterations
+    assert rows["mcts:iterations=20"].measures == "equal budget"
+    assert rows["random"].simulations_per_move == 0 and rows["random"].budget == "no search"
+    assert all(r.games == 8 and r.decisions > 0 and r.seconds_per_move > 0 for r in t.rows)
+    assert rows["random"].rating == 0 and rows["random"].ci95 == (0, 0)
+    # the scores are the pairwise results: each pairing's shares add up
+    for p in t.pairs:
+        assert p["games"] == 4 and p["results"] == 4
+    total = sum(r.score * 8 for r in t.rows)
+    assert total == pytest.approx(12)
+
+
+def test_resume_gives_the_same_table_as_one_run(one_run, tmp_path):
+    path = tmp_path / "l.json"
+    first = Ladder(GAME, PLAYERS[:2], games=2, seed=3)
+    first.play(save=path)
+    # more games and a new player: only what is missing is played
+    lad = Ladder(GAME, PLAYERS, games=4, resume=path)
+    assert lad.reused == 2 and len(lad.missing()) == 10
+    assert lad.play(save=path) == 10
+    assert _results(lad) == _results(one_run)
+    assert _table_key(lad.table(bootstraps=200)) == _table_key(one_run.table(bootstraps=200))
+    # and read back once more, nothing is left to play
+    again = Ladder(GAME, resume=path)
+    assert again.players == PLAYERS and again.games == 4 and again.missing() == []
+    assert _table_key(again.table(bootstraps=200)) == _table_key(one_run.table(bootstraps=200))
+
+
+def test_workers_do_not_change_the_results(one_run):
+    lad = Ladder(GAME, PLAYERS, games=4, seed=3)
+    lad.play(workers=2)
+    assert _results(lad) == _results(one_run)
+    assert _table_key(lad.table(bootstraps=200)) == _table_key(one_run.table(bootstraps=200))
+
+
+def test_three_seats_give_sets_of_pairwise_results():
+    lad = Ladder(GAME, ["random", "greedy"], games=2, seats=3, seed=5)
+    lad.play()
+    recs = [lad.results[(("greedy", "random"), g)] for g in range(2)]
+    assert [r.seats for r in recs] == [("greedy", "random", "greedy"),
+                                       ("random", "greedy", "random")]
+    t = lad.table(bootstraps=50)
+    # by hand: every seat of greedy against every seat of random, by (return, score)
+    got = n = 0
+    for r in recs:
+        for s, a in enumerate(r.seats):
+            for u, b in enumerate(r.seats):
+                if a == "greedy" and b == "random":
+                    ka, kb = (r.returns[s], r.scores[s]), (r.returns[u], r.scores[u])
+                    got += 1 if ka > kb else 0.5 if ka == kb else 0
+                    n += 1
+    assert n == 4 and t.pairs[0]["results"] == 4
+    pair = t.pairs[0]
+    share = pair["score"] if pair["players"][0] == "greedy" else 1 - pair["score"]
+    assert share == pytest.approx(got / n)
+
+
+def test_solo_game_compares_the_same_deals():
+    lad = Ladder("c2c", ["random", "greedy"], games=3, seed=2)
+    assert lad.seats == 1
+    todo = lad.missing()
+    assert len(todo) == 6
+    deals = {(t.players, t.index): t.job.deal_seed for t in todo}
+    assert all(deals[(("random",), g)] == deals[(("greedy",), g)] for g in range(3))
+
+
+def test_bad_players_and_options():
+    with pytest.raises(SolversError, match="at least two players"):
+        Ladder(GAME, ["random"])
+    with pytest.raises(SolversError, match="listed twice"):
+        Ladder(GAME, ["random", "random"])
+    with pytest.raises(SolversError, match="unknown option"):
+        Ladder(GAME, ["random", "mcts:speed=3"])
+    with pytest.raises(SolversError, match="no games played yet"):
+        Ladder(GAME, ["random", "greedy"], games=1).table()
+
+
+# ------------------------------------------------------------ files
+def test_a_saved_file_is_checked(one_run, tmp_path):
+    good = one_run.to_json()
+    cases = {
+        "not json": "{",
+        "other format": json.dumps({**good, "format": "something"}),
+        "newer version": json.dumps({**good, "version": 99}),
+        "bad seed": json.dumps({**good, "seed": -1}),
+        "bad returns": json.dumps({**good, "results": [{**good["results"][0], "returns": [1]}]}),
+        "twice": json.dumps({**good, "results": [good["results"][0]] * 2}),
+        "wrong seating": json.dumps({**good, "results": [
+            {**good["results"][0], "seats": good["results"][0]["seats"][::-1]}]}),
+    }
+    for why, text in cases.items():
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        with pytest.raises(SolversError, match="not a usable ladder file") as e:
+            Ladder(GAME, resume=path)
+        assert "\n" not in str(e.value), why
+    path = tmp_path / "good.json"
+    one_run.save(path)
+    with pytest.raises(SolversError, match="of switchbacks, not bigsur"):
+        Ladder("bigsur", resume=path)
+    with pytest.raises(SolversError, match="has seed 3, not 4"):
+        Ladder(GAME, seed=4, resume=path)
+    with pytest.raises(SolversError, match="has 2 seats a game, not 3"):
+        Ladder(GAME, seats=3, resume=path)
+    assert Ladder(GAME, seed=3, resume=path).missing() == []
+
+
+# ------------------------------------------------------------ the command
+def test_cli_json_save_resume_and_plot(capsys, tmp_path):
+    save = tmp_path / "l.json"
+    plot = tmp_path / "l.png"
+    code, out, err = run(capsys, "ladder", GAME, "--players", "random,greedy", "--games", "2",
+                         "--workers", "1", "--bootstrap", "50", "--save", save, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["played"] == 2 and data["anchor"] == "random" and data["saved"] == str(save)
+    ratings = [p["rating"] for p in data["players"]]
+    assert sorted(p["spec"] for p in data["players"]) == ["greedy", "random"]
+    assert ratings == sorted(ratings, reverse=True)
+    assert json.loads(save.read_text())["table"]["players"] == data["players"]
+    code, out, err = run(capsys, "ladder", GAME, "--resume", save, "--timed",
+                         "mcts:iterations=10", "--times", "1", "--workers", "1",
+                         "--bootstrap", "50", "--plot", plot, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [p["spec"] for p in data["players"]].count("mcts:iterations=10,time=1") == 1
+    assert data["played"] == 4 and data["reused"] == 2 and plot.stat().st_size > 1000
+    assert len(json.loads(save.read_text())["results"]) == 2 + 2 * 2
+    code, out, err = run(capsys, "ladder", GAME, "--resume", save)     # nothing left to play
+    assert code == 0, err
+    assert "Played 0 games, 6 read from the file" in out and "time 1 s" in out
+    assert "own: no search" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--resume", "{missing}"], "cannot read ladder file"),
+    (["--resume", "{bad}"], "not a usable ladder file"),
+    (["--players", "random,greedy", "--save", "{bad}"], "the file exists"),
+    (["--players", "random"], "at least two players"),
+    (["--players", "random,greedy", "--times", "0,x"], "--times"),
+    (["--players", "random,greedy", "--plot", "{tmp}/x.nothing"], "--plot"),
+])
+def test_cli_refusals_are_one_line(capsys, tmp_path, argv, needle):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    argv = [a.format(missing=tmp_path / "none.json", bad=bad, tmp=tmp_path) for a in argv]
+    code, out, err = run(capsys, "ladder", GAME, *argv)
+    assert code == 2
+    assert needle in one_error_line(err)
+
+
+def test_openspiel_reports_its_simulations():
+    pytest.importorskip("pyspiel")
+    lad = Ladder(GAME, ["random", "openspiel:simulations=5"], games=2, seed=1)
+    lad.play()
+    rows = {r.spec: r for r in lad.table(bootstraps=20).rows}
+    assert rows["openspiel:simulations=5"].simulations_per_move == 5
+
+
+def test_a_saved_game_holds_only_the_final_results(one_run):
+    """Nothing of a game's hidden state (hands, decks, the moves) is saved:
+    only what every seat sees once the game is over."""
+    rec = one_run.to_json()["results"][0]
+    assert set(rec) == {"players", "index", "seats", "returns", "scores", "moves", "think"}
+    assert isinstance(rec["moves"], int)
+
+
+@pytest.mark.slow
+def test_ray_backend_gives_the_same_results(one_run, ray_instance):
+    lad = Ladder(GAME, PLAYERS, games=4, seed=3)
+    lad.play(workers=2, backend="ray")
+    assert _results(lad) == _results(one_run)
