@@ -1,0 +1,264 @@
+"""Training a learned leaf evaluation by self-play (``solve train GAME``).
+
+The recipe, for any game whose kernel offers evaluation features
+(``game._features_capsule()``, ``_core/eval_api.h``):
+
+1. **Self-play.** ``games`` games of plain MCTS (``iterations`` a move,
+   rollouts only, one thread) against itself. Game ``i`` deals and plays from
+   seeds drawn from ``(seed, i)`` alone, so a run interrupted and resumed
+   plays exactly the games an uninterrupted one would.
+2. **Samples.** At every position from the first decision on (chance nodes
+   included: a search's leaves are of every kind), each seat's features,
+   computed in C from what that seat may see; its target is the seat's final
+   return (Monte Carlo targets).
+3. **Fit.** Logistic regression of the targets (win shares in [0, 1]) on the
+   features, by Newton's method with a small ridge (numpy only; no learning
+   framework): deterministic for given samples.
+4. **Strength.** A match of ``eval_games`` games, seats rotated
+   (:func:`solvers.tournament.run_tournament`), of MCTS with the model
+   against plain MCTS at the same iteration budget.
+
+Samples are kept in a checkpoint (``OUT.ckpt.npz``) every few games, so
+``resume=True`` goes on from there; a finished run leaves the model at
+``OUT`` with its training command, seed, sizes and strength in it.
+"""
+
+from __future__ import annotations
+
+import json
+import time as _time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SolversError
+from ..rng import SplitMix64, seed_from
+from .model import Model
+
+MASK64 = (1 << 64) - 1
+
+
+@dataclass
+class TrainConfig:
+    """What a training run depends on (a resumed run must match it)."""
+
+    game: str
+    players: int
+    seed: int
+    games: int
+    iterations: int
+    ridge: float = 1e-3
+    mix: float = 0.0
+    rollout_plies: int = 10
+
+    def key(self) -> dict[str, Any]:
+        """The fields a checkpoint must share to be resumed (not ``games``:
+        a resumed run may ask for more)."""
+        return {"game": self.game, "players": self.players, "seed": self.seed,
+                "iterations": self.iterations}
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, int]:
+    """(deal seed, agent seed) of self-play game ``index``."""
+    rng = SplitMix64((seed_from(seed) ^ (0x9E3779B97F4A7C15 * (index + 1))) & MASK64)
+    return rng.next(), rng.next()
+
+
+def self_play_game(game: Any, iterations: int, deal_seed: int, agent_seed: int,
+                   model: Model | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One self-play game; (features, targets): a row per seat per position
+    from the first decision on."""
+    from .._core.mcts import features_of  # type: ignore[import-not-found]
+    from ..agents.searching import MCTSAgent
+
+    agent = MCTSAgent(game, seed=agent_seed, iterations=iterations, threads=1,
+                      model="none" if model is None else model)
+    gamedef = game._gamedef_capsule()
+    feats = game._features_capsule()
+    state = game.new_initial_state(seed=deal_seed)
+    rows: list[list[float]] = []
+    seats: list[int] = []
+    started = False
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            started = True
+        if started:
+            cap = state._state_capsule()
+            for q in range(game.num_players):
+                rows.append(features_of(gamedef, feats, cap, q))
+                seats.append(q)
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+            continue
+        legal = state.legal_actions()
+        state.apply_action(legal[0] if len(legal) == 1 else agent.step(state))
+    returns = state.returns()
+    x = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+    y = np.asarray([returns[q] for q in seats], dtype=np.float64)
+    return x, y
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50) -> np.ndarray:
+    """Weights ``w`` minimising the cross-entropy of ``sigmoid(x @ w)``
+    against targets ``y`` in [0, 1], plus ``ridge * n * |w|^2 / 2``, by
+    Newton's method (the features hold a constant column for the bias).
+
+    >>> x = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [1.0, 3.0]])
+    >>> w = fit_logistic(x, np.array([0.0, 0.0, 1.0, 1.0]), ridge=1e-2)
+    >>> bool(w[1] > 0)
+    True
+    """
+    n, d = x.shape
+    if n == 0:
+        raise SolversError("no training samples")
+    x64 = x.astype(np.float64)
+    w = np.zeros(d)
+    lam = ridge * n
+    for _ in range(steps):
+        z = np.clip(x64 @ w, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        grad = x64.T @ (p - y) + lam * w
+        h = (x64 * (p * (1 - p))[:, None]).T @ x64 + lam * np.eye(d)
+        step = np.linalg.solve(h, grad)
+        w -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    return w
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """Mean cross-entropy of the model on (x, y)."""
+    p = 1.0 / (1.0 + np.exp(-np.clip(x.astype(np.float64) @ w, -30, 30)))
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def _checkpoint_path(out: Path) -> Path:
+    return out.with_name(out.name + ".ckpt.npz")
+
+
+def _load_checkpoint(path: Path, config: TrainConfig) -> tuple[int, list[np.ndarray], list[np.ndarray]]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            saved = json.loads(str(data["config"]))
+            done = int(data["games_done"])
+            x, y = data["x"], data["y"]
+    except (OSError, ValueError, KeyError) as e:
+        raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
+    if saved != config.key():
+        raise SolversError(f"cannot resume from {path}: it was made with {saved}, "
+                           f"not {config.key()} (use the same options, or drop --resume)")
+    return done, [x], [y]
+
+
+def _save_checkpoint(path: Path, config: TrainConfig, done: int, xs: list[np.ndarray],
+                     ys: list[np.ndarray], width: int) -> None:
+    x = np.concatenate(xs) if xs else np.zeros((0, width), np.float32)
+    y = np.concatenate(ys) if ys else np.zeros(0)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, config=json.dumps(config.key()), games_done=done, x=x, y=y)
+    tmp.replace(path)
+
+
+def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, iterations: int = 300,
+          players: int | None = None, resume: bool = False, eval_games: int = 40,
+          eval_iterations: int | None = None, command: str = "",
+          mix: float = 0.0, rollout_plies: int = 10,
+          progress: Callable[[str, int, int], None] | None = None,
+          checkpoint_every: int = 10) -> Model:
+    """Train a model for ``game_name`` (see the module docstring) and save it
+    at ``out``; returns it. ``progress(stage, done, total)`` is called as
+    games finish (stage ``"self-play"``, then ``"strength"``). ``mix`` and
+    ``rollout_plies`` are the play settings written in the model (how a
+    search uses it unless told otherwise: :mod:`.model`); the defaults, a
+    10-ply rollout valued by the model, measured best on Switchbacks
+    (docs/learning.md)."""
+    from .. import canonical_game_name, load_game
+    from .._core.mcts import features_info  # type: ignore[import-not-found]
+    from ..registry import game_info
+
+    name = canonical_game_name(game_name)
+    game = load_game(name) if players is None else load_game(name, players=players)
+    if not hasattr(game, "_features_capsule"):
+        raise SolversError(f"{name} has no evaluation features yet: 'solve train' needs a kernel "
+                           "that offers them (_core/eval_api.h)")
+    info = features_info(game._features_capsule())
+    if not 0.0 <= mix <= 1.0:
+        raise SolversError(f"mix must be between 0 and 1, not {mix}")
+    if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int) or rollout_plies < 0:
+        raise SolversError(f"rollout_plies must be a whole number >= 0, not {rollout_plies!r}")
+    config = TrainConfig(game=name, players=game.num_players, seed=int(seed), games=int(games),
+                         iterations=int(iterations), mix=float(mix), rollout_plies=rollout_plies)
+    out = Path(out)
+    ckpt = _checkpoint_path(out)
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    done = 0
+    if resume and ckpt.exists():
+        done, xs, ys = _load_checkpoint(ckpt, config)
+    elif not resume and ckpt.exists():
+        ckpt.unlink()
+    start = _time.perf_counter()
+    if progress is not None:
+        progress("self-play", min(done, games), games)
+    for i in range(done, games):
+        deal, agent = game_seeds(seed, i)
+        x, y = self_play_game(game, iterations, deal, agent)
+        xs.append(x)
+        ys.append(y)
+        done = i + 1
+        if done % checkpoint_every == 0 or done == games:
+            _save_checkpoint(ckpt, config, done, xs, ys, info["num_features"])
+        if progress is not None:
+            progress("self-play", done, games)
+    x = np.concatenate(xs) if xs else np.zeros((0, info["num_features"]), np.float32)
+    y = np.concatenate(ys) if ys else np.zeros(0)
+    w = fit_logistic(x, y, config.ridge)
+    names = list(getattr(game, "feature_names", ()))
+    record = game_info(name)
+    model = Model(
+        game=name, players=game.num_players, feature_version=info["version"],
+        feature_names=names, weights=[float(v) for v in w], bias=0.0, link="logistic",
+        value_sum=record.utility_sum if record.is_constant_sum(game.num_players) else 0.0,
+        mix=config.mix, rollout_plies=config.rollout_plies,
+        training={"command": command or f"solve train {name} --seed {seed} --games {games} "
+                                        f"--iterations {iterations}",
+                  "seed": int(seed), "games": int(games), "iterations": int(iterations),
+                  "samples": len(y), "features": int(info["num_features"]),
+                  "log_loss": round(log_loss(x, y, w), 5),
+                  "self_play_seconds": round(_time.perf_counter() - start, 1)},
+        source=str(out))
+    model.save(out)
+    if eval_games > 0:
+        model.strength = measure_strength(model, out, eval_games, seed,
+                                          eval_iterations or iterations, progress)
+        model.save(out)
+    ckpt.unlink(missing_ok=True)
+    return model
+
+
+def measure_strength(model: Model, path: Path, games: int, seed: int, iterations: int,
+                     progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """MCTS with the model (its own play settings) against plain MCTS, both
+    at ``iterations`` a move, ``games`` games with seats rotated; the model's
+    wins (a shared first place is half a win) with a 95% Wilson interval."""
+    from ..tournament import run_tournament
+
+    specs = [f"mcts:iterations={iterations},threads=1,model={path}",
+             f"mcts:iterations={iterations},threads=1,model=none"]
+    count = [0]
+
+    def tick(n: int = 1) -> None:
+        count[0] += n
+        if progress is not None:
+            progress("strength", count[0], games)
+
+    r = run_tournament(model.game, specs, games, players=model.players, seed=seed + 1, workers=1,
+                       progress=tick)
+    a = r.agents[0]
+    return {"opponent": specs[1], "player": specs[0].replace(str(path), "MODEL"),
+            "games": a.games, "wins": a.wins, "win_rate": round(a.win_rate, 4),
+            "ci95": [round(v, 4) for v in a.ci95], "seed": seed + 1}
