@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+from solvers.benchtrack import best_rates, headline
 from solvers.games.c2c.kernel import CoastToCoastKernel, play_random_games
 from solvers.games.c2c.reference import CoastToCoast
 from solvers.rng import SplitMix64
@@ -47,10 +48,16 @@ def games_per_second(play, game, n: int, seed: int, repeats: int = 3) -> tuple[f
 
 def bench_c2c_random_solo_games(benchmark):
     kernel, reference = CoastToCoastKernel(players=1), CoastToCoast(players=1)
+    figure, against = "random solo games/s, kernel / reference", "the pure-Python reference rules"
     if benchmark.disabled:
         mean = benchmark(play_random_games, kernel, 200, 1)
         ref_mean = python_random_games(reference, 5, 1)
         assert 0 < mean < 200 and 0 < ref_mean < 200
+        rates = best_rates({"reference": lambda r: games_per_second(python_random_games, reference, 10, 1, 1)[0],
+                            "kernel": lambda r: games_per_second(play_random_games, kernel, 2000, 1, 1)[0]},
+                           5)
+        headline(benchmark, figure, rates["kernel"], rates["reference"], against=against,
+                 target=TARGET_RATIO)
         return
     games = 20000
     ref_rate, ref_mean = games_per_second(python_random_games, reference, 150, 1)
@@ -67,8 +74,17 @@ def bench_c2c_random_solo_games(benchmark):
         "mean_score_kernel": round(mean, 2),
         "mean_score_reference": round(ref_mean, 2),
     })
+    headline(benchmark, figure, kernel_rate, ref_rate, against=against, target=TARGET_RATIO)
     print(f"\nrandom solo games/s: reference {ref_rate:.0f}, kernel {kernel_rate:.0f} "
           f"(ratio {ratio:.0f}x); kernel via Python methods {py_rate:.0f} "
           f"({py_rate / ref_rate:.0f}x)")
     assert abs(mean - ref_mean) < 5  # the same game: similar random scores
     assert ratio >= TARGET_RATIO, f"kernel only {ratio:.0f}x the reference"
+
+
+def bench_python_ply_cost(benchmark):
+    """Microseconds a ply through ``legal_actions`` / ``apply_action`` in a
+    Python loop, and its ratio to a ply of the C random game (issue 29:
+    target 0.5 us; see ply_cost.py)."""
+    from ply_cost import bench_ply_cost
+    bench_ply_cost(benchmark, CoastToCoastKernel(2), "Coast to Coast 2p")

@@ -40,6 +40,7 @@ import pytest
 
 import solvers
 from solvers.agents import load_agent, parse_agent_spec
+from solvers.benchtrack import headline
 from solvers.games.c2c.challenges import challenge_id
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.deal import shuffle_deals
@@ -131,6 +132,9 @@ def bench_lost_deals(benchmark, challenge):
     for row in rows:
         assert row["savers"], row            # the round began with the deal still winnable
         assert len(row["played"]) == 1 and not row["played_saves"], row
+    headline(benchmark, f"{challenge} shuffles won, online player / hindsight (+1 each)",
+             winnable - len(rows) + 1, winnable + 1, against="the hindsight ceiling on the same shuffles",
+             kind="strength")
     if quick or not winnable:
         return
     counts = {v: sum(_verdict(row) == v for row in rows) for v in ("cards", "close call", "mistake")}

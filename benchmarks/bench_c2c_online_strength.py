@@ -44,6 +44,7 @@ import pytest
 
 import solvers
 from solvers.agents import load_agent, parse_agent_spec
+from solvers.benchtrack import headline
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.online import REPORT_ONLINE, strong_online
 from solvers.optimize.c2c import ceiling, hindsight_optimum
@@ -121,6 +122,9 @@ def bench_challenge_wins(benchmark, setting, challenge):
 
     ceiling_wins, wins, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
     assert wins <= ceiling_wins
+    headline(benchmark, f"{challenge} shuffles won, online player / hindsight (+1 each)", wins + 1,
+             ceiling_wins + 1, against="the hindsight ceiling on the same shuffles", kind="strength",
+             target=None if quick else TARGETS[(setting, True)])
     if quick:
         return
     lo, hi = wilson_interval(wins, shuffles)
@@ -148,6 +152,9 @@ def bench_mean_score(benchmark, setting):
         return sum(scores) / deals_n, sum(best) / deals_n, per_decision
 
     mean, best, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
+    headline(benchmark, "mean solo score without a challenge, online player / hindsight", mean, best,
+             against="the hindsight optimum of the same deals", kind="strength",
+             target=None if quick else TARGETS[(setting, False)])
     if quick:
         return
     benchmark.extra_info.update({"player": SPECS[setting], "deals": deals_n, "mean": mean,
@@ -190,6 +197,9 @@ def bench_pimc_futures(benchmark):
         return best, rows
 
     best, rows = benchmark.pedantic(run, rounds=1, iterations=1)
+    headline(benchmark, f"mean solo score, pimc with {FUTURES[-1]} futures / with {FUTURES[0]}",
+             sum(rows[FUTURES[-1]][0]) / deals_n, sum(rows[FUTURES[0]][0]) / deals_n,
+             against=f"the same pimc with {FUTURES[0]} futures", kind="strength")
     if quick:
         return
     base = rows[32][0]
@@ -246,6 +256,9 @@ def bench_three_players_against_mcts(benchmark):
 
     share, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
     assert 0 <= share <= games
+    headline(benchmark, "3-player win share, the strong online player / a fair third (+0.1 each)",
+             share / games + 0.1, 1 / 3 + 0.1, against="one third, each seat's share at equal strength",
+             kind="strength")
     if quick:
         return
     lo, hi = wilson_interval(round(share), games)
@@ -266,6 +279,8 @@ def bench_setup_relaxation(benchmark, challenge):
                            kwargs={"shuffles": shuffles, "futures": futures, "seed": 0},
                            rounds=1, iterations=1)
     assert 0 <= r.bound <= r.ceiling <= 1
+    headline(benchmark, f"{challenge}: setup-relaxation bound / hindsight ceiling (+0.01 each)",
+             r.bound + 0.01, r.ceiling + 0.01, against="the hindsight ceiling", kind="strength")
     if quick:
         return
     benchmark.extra_info.update({"challenge": challenge, "shuffles": shuffles,

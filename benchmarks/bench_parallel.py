@@ -31,6 +31,7 @@ import time
 
 import pytest
 
+from solvers.benchtrack import headline
 from solvers.optimize.c2c import ceiling
 from solvers.parallel import map_jobs
 
@@ -83,8 +84,16 @@ def bench_ray_overhead_per_job(benchmark, ray_instance):
     def run():
         return map_jobs(abs, items, backend="ray", workers=None)
 
+    start = time.perf_counter()
     got = benchmark.pedantic(run, rounds=1, iterations=1)
+    ray_s = time.perf_counter() - start
     assert got == [abs(x) for x in items]
+    map_jobs(abs, items[:10], backend="local", workers=2)      # the same warm-up
+    start = time.perf_counter()
+    assert map_jobs(abs, items, backend="local", workers=2) == got
+    local_s = time.perf_counter() - start
+    headline(benchmark, "time of trivial jobs on Ray / on the local backend (2 workers)", ray_s, local_s,
+             against="the local process backend, the same jobs", higher_is_better=False)
     if benchmark.disabled:
         return
     per_job = benchmark.stats.stats.max / jobs
@@ -100,6 +109,8 @@ def bench_ceiling_ray_vs_local(benchmark, ray_instance):
                               rounds=1, iterations=1)
     (local_s, local, _), (ray_s, on_ray, _) = best["local"], best["ray"]
     assert on_ray == local
+    headline(benchmark, "wall time of ceiling solves, Ray / local (2 workers each)", ray_s, local_s,
+             against="the local backend, the same solves", higher_is_better=False, target=1.2)
     if benchmark.disabled:
         return
     ratio = ray_s / local_s
@@ -120,6 +131,8 @@ def bench_two_workers_scaling(benchmark, request, backend):
                               rounds=1, iterations=1)
     (one_s, one, _), (two_s, two, jobs_s) = best["one"], best["two"]
     assert two == one
+    headline(benchmark, f"ceiling solves on {backend}, wall time with 1 worker / with 2", one_s, two_s,
+             against="the same solves on 2 workers", target=1.8)
     if benchmark.disabled:
         return
     speedup = one_s / two_s
@@ -176,6 +189,9 @@ def bench_atlas_job_costs(benchmark):
 
     costs = benchmark.pedantic(measure, rounds=1, iterations=1)
     assert all(c[0] > 0 for c in costs.values())
+    headline(benchmark, "CPU seconds of an online game / of a hindsight solve", costs["game"][0],
+             costs["solve"][0], against="one hindsight solve of the same shuffles",
+             higher_is_better=False)
     if benchmark.disabled:
         return
     shuffles = 2000 * len(challenges)

@@ -12,7 +12,8 @@ from time import perf_counter
 
 import pytest
 
-from bench_switchbacks_kernel import games_per_second, random_games
+from bench_switchbacks_kernel import kernel_vs_reference
+from solvers.benchtrack import headline
 from solvers.games.santacruz.kernel import SantaCruzKernel
 from solvers.games.santacruz.reference import SantaCruz
 
@@ -23,11 +24,9 @@ TARGET_RATIO = 100.0
 def bench_santacruz_random_games_kernel_vs_reference(benchmark, players):
     quick = benchmark.disabled
     kernel, reference = SantaCruzKernel(players), SantaCruz(players)
-    ref_games, ker_games = (3, 100) if quick else (100, 20_000)
-    ref_rate = games_per_second(lambda: random_games(reference, ref_games, 1), ref_games,
-                                1 if quick else 3)
-    ker_rate = games_per_second(lambda: kernel.play_random_games(ker_games, 1), ker_games,
-                                1 if quick else 5)
+    ref_games, ker_games = (3, 300) if quick else (100, 20_000)
+    ref_rate, ker_rate = kernel_vs_reference(kernel, reference, ref_games, ker_games,
+                                             5 if quick else 3)
     ratio = ker_rate / ref_rate
     benchmark.extra_info.update({
         "reference_games_per_s": round(ref_rate, 1),
@@ -35,6 +34,8 @@ def bench_santacruz_random_games_kernel_vs_reference(benchmark, players):
         "ratio": round(ratio, 1),
         "target_ratio": TARGET_RATIO,
     })
+    headline(benchmark, f"random {players}-player games/s, kernel / reference", ker_rate, ref_rate,
+             against="the pure-Python reference rules", target=TARGET_RATIO)
     print(f"\nSanta Cruz {players}p random games/s: reference {ref_rate:.0f}, kernel {ker_rate:.0f}, "
           f"ratio {ratio:.0f}x (target {TARGET_RATIO:.0f}x)")
     means = benchmark.pedantic(kernel.play_random_games, args=(ker_games, 2),
@@ -84,9 +85,13 @@ def bench_santacruz_mcts_speed_vs_openspiel(benchmark):
             best = max(best, simulations / (perf_counter() - start))
         return best
 
+    figure = "MCTS iterations/s, Santa Cruz 2p opening / OpenSpiel MCTSBot on connect_four"
+    against = "OpenSpiel's C++ MCTSBot simulations/s (connect_four)"
     if benchmark.disabled:
-        assert benchmark(c_iterations_per_second, game, state, 200, 1) > 0
-        assert openspiel_rate(100, 1) > 0
+        ours = benchmark(c_iterations_per_second, game, state, 300, 3)
+        theirs = openspiel_rate(300, 3)
+        assert ours > 0 and theirs > 0
+        headline(benchmark, figure, ours, theirs, against=against, target=MCTS_RATIO)
         return
     n = 50_000
     theirs = openspiel_rate(20_000, 3)
@@ -96,6 +101,15 @@ def bench_santacruz_mcts_speed_vs_openspiel(benchmark):
     benchmark.extra_info.update({"santacruz_iterations_per_s": round(ours),
                                  "openspiel_connect_four_simulations_per_s": round(theirs),
                                  "ratio": round(ratio, 2), "target_ratio": MCTS_RATIO})
+    headline(benchmark, figure, ours, theirs, against=against, target=MCTS_RATIO)
     print(f"\nMCTS: Santa Cruz opening {ours:.0f} it/s, OpenSpiel MCTSBot connect_four "
           f"{theirs:.0f} sims/s: {ratio:.1f}x (target {MCTS_RATIO:g}x)")
     assert ratio >= MCTS_RATIO
+
+
+def bench_python_ply_cost(benchmark):
+    """Microseconds a ply through ``legal_actions`` / ``apply_action`` in a
+    Python loop, and its ratio to a ply of the C random game (issue 29:
+    target 0.5 us; see ply_cost.py)."""
+    from ply_cost import bench_ply_cost
+    bench_ply_cost(benchmark, SantaCruzKernel(2), "Santa Cruz 2p")

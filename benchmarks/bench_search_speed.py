@@ -48,6 +48,7 @@ import pytest
 import solvers
 from solvers._core import mcts as cmcts
 from solvers._core.connect_four import ConnectFour
+from solvers.benchtrack import best_rates, headline
 from solvers.rng import SplitMix64
 from solvers.search import solve_endgame
 
@@ -132,9 +133,13 @@ def race(pyspiel, iterations: int, rounds: int) -> dict[str, float]:
 
 def bench_mcts_speed_vs_openspiel(benchmark):
     pyspiel = pytest.importorskip("pyspiel")
+    figure = "MCTS iterations/s on connect_four, ours (move by move) / OpenSpiel's MCTSBot"
+    against = "OpenSpiel's C++ MCTSBot, the same game and settings"
     if benchmark.disabled:
-        rates = benchmark(race, pyspiel, 300, 1)
+        rates = benchmark(race, pyspiel, 300, 3)
         assert all(r > 0 for r in rates.values())
+        headline(benchmark, figure, rates["ours_move_by_move"], rates["openspiel"], against=against,
+                 target=SPEED_RATIO)
         return
     iterations = 100_000
     rates = benchmark.pedantic(race, args=(pyspiel, iterations, 5), rounds=1, iterations=1)
@@ -143,6 +148,8 @@ def bench_mcts_speed_vs_openspiel(benchmark):
     benchmark.extra_info.update({"game": "connect_four", "iterations": iterations,
                                  **{f"{k}_iterations_per_s": round(v) for k, v in rates.items()},
                                  "ratio_move_by_move": round(ratio, 2), "ratio_fused": round(fused_ratio, 2)})
+    headline(benchmark, figure, rates["ours_move_by_move"], rates["openspiel"], against=against,
+             target=SPEED_RATIO)
     print(f"\nMCTS on connect_four, {iterations} iterations from the empty grid, random rollouts: "
           f"OpenSpiel MCTSBot {rates['openspiel']:.0f} it/s; ours move by move "
           f"{rates['ours_move_by_move']:.0f} it/s ({ratio:.1f}x), ours fused playout "
@@ -180,12 +187,15 @@ def bench_mcts_connect_four_match_vs_openspiel(benchmark):
     which would make the speed race meaningless): at least a quarter of the
     points."""
     pyspiel = pytest.importorskip("pyspiel")
-    if benchmark.disabled:
-        assert 0 <= benchmark(equal_iterations_match, pyspiel, 1, 50) <= 1
-        return
-    games, iterations = 40, 5000
+    games, iterations = (2, 50) if benchmark.disabled else (40, 5000)
     points = benchmark.pedantic(equal_iterations_match, args=(pyspiel, games, iterations), rounds=1,
                                 iterations=1)
+    assert 0 <= points <= games
+    headline(benchmark, f"Connect Four points at {iterations} iterations a move, ours / OpenSpiel's",
+             points, max(games - points, 0.5), against="OpenSpiel's MCTSBot, equal iterations (points at least 0.5)",
+             kind="strength")
+    if benchmark.disabled:
+        return
     benchmark.extra_info.update({"games": games, "iterations_per_move": iterations, "our_points": points})
     print(f"\nConnect Four at {iterations} iterations a move, ours vs OpenSpiel MCTSBot: "
           f"{points:g} - {games - points:g} over {games} games")
@@ -208,9 +218,11 @@ def switchbacks_rates(iterations: int, rounds: int) -> dict[str, float]:
 
 
 def bench_switchbacks_fused_playout(benchmark):
+    figure, against = "Switchbacks MCTS iterations/s, fused playout / move by move", "the same search, rollouts move by move"
     if benchmark.disabled:
-        rates = benchmark(switchbacks_rates, 300, 1)
+        rates = benchmark(switchbacks_rates, 300, 3)
         assert all(r > 0 for r in rates.values())
+        headline(benchmark, figure, rates["fused"], rates["move_by_move"], against=against)
         return
     iterations = 100_000
     rates = benchmark.pedantic(switchbacks_rates, args=(iterations, 3), rounds=1, iterations=1)
@@ -218,6 +230,7 @@ def bench_switchbacks_fused_playout(benchmark):
     benchmark.extra_info.update({"switchbacks_fused_iterations_per_s": round(rates["fused"]),
                                  "switchbacks_move_by_move_iterations_per_s": round(rates["move_by_move"]),
                                  "fused_playout_speedup": round(gain, 2)})
+    headline(benchmark, figure, rates["fused"], rates["move_by_move"], against=against)
     print(f"\nSwitchbacks MCTS, fused playout vs move-by-move loop ({opening()[0].default_rollout!r} "
           f"rollouts): {rates['fused']:.0f} vs {rates['move_by_move']:.0f} it/s, {gain:.2f}x")
     assert gain > 0
@@ -236,12 +249,35 @@ def timed_proof(state, max_nodes: int) -> tuple[bool, int, float]:
     return True, r.nodes, time.perf_counter() - start
 
 
+def c_vs_python_proof(state, rounds: int) -> tuple[float, float]:
+    """(C, Python) proofs a second of one position's value, the best of
+    ``rounds``, the sides taking turns; the two values must agree."""
+    def rate(backend):
+        start = time.perf_counter()
+        r = solve_endgame(state, per_action=False, backend=backend)
+        seconds = time.perf_counter() - start
+        values[backend] = r.value
+        return 1.0 / seconds
+
+    values = {}
+    best = best_rates({"c": lambda r: rate("auto"), "python": lambda r: rate("python")}, rounds)
+    assert values["auto"] == pytest.approx(values["python"])
+    return best["c"], best["python"]
+
+
+ENDGAME_FIGURE = "Switchbacks endgame proofs/s with 6 tiles left, C solver / Python solver"
+
+
 def bench_endgame_eight_tiles(benchmark):
     if benchmark.disabled:
         small = near_end(4, seed=3)
         r = benchmark(prove, small, 1_000_000)
         assert abs(sum(r.value) - 1.0) < 1e-9 and r.action in small.legal_actions()
+        c_rate, py_rate = c_vs_python_proof(near_end(6, seed=3), 3)
+        headline(benchmark, ENDGAME_FIGURE, c_rate, py_rate, against="the Python solver (no table)")
         return
+    c_rate, py_rate = c_vs_python_proof(near_end(6, seed=3), 3)
+    headline(benchmark, ENDGAME_FIGURE, c_rate, py_rate, against="the Python solver (no table)")
     ladder = {}
     for left in (4, 5, 6):
         ok, nodes, seconds = timed_proof(near_end(left, seed=3), 5_000_000)
@@ -271,11 +307,22 @@ import json, resource, sys
 from solvers._core import mcts as cmcts
 sys.path.insert(0, sys.argv[2])
 from bench_search_speed import opening
+def resident():
+    # The resident size now (Linux), else the peak so far: imports can raise
+    # the peak above what the search adds, hiding its growth.
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 game, state = opening()
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+before = resident()
 search = cmcts.Search(game._gamedef_capsule(), state._state_capsule(), seed=1, owner=game)
 search.run(iterations=int(sys.argv[1]))
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = resident()
 print(json.dumps({"iterations": search.iterations, "nodes": search.nodes_used,
                   "memory_bytes": search.memory_bytes, "before": before, "peak": peak,
                   "node_bytes": cmcts.NODE_BYTES}))
@@ -283,14 +330,14 @@ print(json.dumps({"iterations": search.iterations, "nodes": search.nodes_used,
 
 
 def bench_mcts_memory_million_iterations(benchmark):
-    """The search's memory, its peak resident size measured in a fresh
-    process (a peak raised by an earlier test would hide the growth)."""
+    """The search's memory: the growth of the resident size of a fresh
+    process while it searches (a peak raised by an earlier test would hide it)."""
     import json
     import os
     import subprocess
     import sys
 
-    iterations = 20_000 if benchmark.disabled else 1_000_000
+    iterations = 200_000 if benchmark.disabled else 1_000_000
     here = os.path.dirname(os.path.abspath(__file__))
 
     def big_search():
@@ -306,6 +353,9 @@ def bench_mcts_memory_million_iterations(benchmark):
     benchmark.extra_info.update({"iterations": iterations, "nodes": r["nodes"],
                                  "memory_bytes": r["memory_bytes"],
                                  "peak_rss_growth_bytes": max(0, peak - before)})
+    headline(benchmark, "resident growth while searching / the search's node pools", max(1, peak - before),
+             r["memory_bytes"], against="the bytes of the search's node pools", higher_is_better=False,
+             kind="memory")
     if not benchmark.disabled:
         print(f"\nMCTS {iterations} iterations: {r['nodes']} nodes, pool "
               f"{r['memory_bytes'] / 2**20:.0f} MiB, peak RSS grew {(peak - before) / 2**20:.0f} MiB "

@@ -9,6 +9,7 @@ runs once on a few games.
 
 from time import perf_counter
 
+from solvers.benchtrack import best_rates, headline
 from solvers.games.switchbacks.kernel import SwitchbacksKernel
 from solvers.games.switchbacks.reference import Switchbacks
 from solvers.rng import SplitMix64
@@ -33,6 +34,22 @@ def random_games(game, n, seed):
     return total
 
 
+def kernel_vs_reference(kernel, reference, ref_games: int, ker_games: int,
+                        repeats: int) -> tuple[float, float]:
+    """(reference, kernel) random games per second: the best of ``repeats``
+    rounds, the two sides taking turns in each (solvers.benchtrack.best_rates)."""
+    def rate(run, n):
+        start = perf_counter()
+        run()
+        return n / (perf_counter() - start)
+
+    best = best_rates({
+        "reference": lambda r: rate(lambda: random_games(reference, ref_games, 1), ref_games),
+        "kernel": lambda r: rate(lambda: kernel.play_random_games(ker_games, 1), ker_games),
+    }, repeats)
+    return best["reference"], best["kernel"]
+
+
 def games_per_second(run, n, repeats):
     best = float("inf")
     for _ in range(repeats):
@@ -45,11 +62,9 @@ def games_per_second(run, n, repeats):
 def bench_random_games_kernel_vs_reference(benchmark):
     quick = benchmark.disabled
     kernel, reference = SwitchbacksKernel(2), Switchbacks(2)
-    ref_games, ker_games = (5, 200) if quick else (300, 50_000)
-    ref_rate = games_per_second(lambda: random_games(reference, ref_games, 1), ref_games,
-                                1 if quick else 3)
-    ker_rate = games_per_second(lambda: kernel.play_random_games(ker_games, 1), ker_games,
-                                1 if quick else 5)
+    ref_games, ker_games = (5, 1000) if quick else (300, 50_000)
+    ref_rate, ker_rate = kernel_vs_reference(kernel, reference, ref_games, ker_games,
+                                             5 if quick else 3)
     ratio = ker_rate / ref_rate
     benchmark.extra_info.update({
         "reference_games_per_s": round(ref_rate, 1),
@@ -57,6 +72,8 @@ def bench_random_games_kernel_vs_reference(benchmark):
         "ratio": round(ratio, 1),
         "target_ratio": TARGET_RATIO,
     })
+    headline(benchmark, "random 2-player games/s, kernel / reference", ker_rate, ref_rate,
+             against="the pure-Python reference rules", target=TARGET_RATIO)
     print(f"\nSwitchbacks 2p random games/s: reference {ref_rate:.0f}, kernel {ker_rate:.0f}, "
           f"ratio {ratio:.0f}x (target {TARGET_RATIO:.0f}x)")
     means = benchmark.pedantic(kernel.play_random_games, args=(ker_games, 2),
@@ -72,13 +89,25 @@ def bench_python_interface_kernel_vs_reference(benchmark):
     quick = benchmark.disabled
     kernel, reference = SwitchbacksKernel(2), Switchbacks(2)
     n = 3 if quick else 200
-    ref_rate = games_per_second(lambda: random_games(reference, n, 3), n, 1)
-    ker_rate = games_per_second(lambda: random_games(kernel, n, 3), n, 1)
+    rates = best_rates({"reference": lambda r: games_per_second(lambda: random_games(reference, n, 3), n, 1),
+                        "kernel": lambda r: games_per_second(lambda: random_games(kernel, n, 3), n, 1)},
+                       3)
+    ref_rate, ker_rate = rates["reference"], rates["kernel"]
     benchmark.extra_info.update({
         "reference_games_per_s": round(ref_rate, 1),
         "kernel_python_games_per_s": round(ker_rate, 1),
         "ratio": round(ker_rate / ref_rate, 2),
     })
+    headline(benchmark, "random games/s through the Python interface, kernel / reference",
+             ker_rate, ref_rate, against="the pure-Python reference rules")
     # the two implementations play the very same games
     assert random_games(kernel, 3, 4) == random_games(reference, 3, 4)
     benchmark.pedantic(random_games, args=(kernel, n, 5), rounds=1, iterations=1)
+
+
+def bench_python_ply_cost(benchmark):
+    """Microseconds a ply through ``legal_actions`` / ``apply_action`` in a
+    Python loop, and its ratio to a ply of the C random game (issue 29:
+    target 0.5 us; see ply_cost.py)."""
+    from ply_cost import bench_ply_cost
+    bench_ply_cost(benchmark, SwitchbacksKernel(2), "Switchbacks 2p")

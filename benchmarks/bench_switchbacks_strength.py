@@ -30,6 +30,7 @@ import os
 
 import pytest
 
+from solvers.benchtrack import headline
 from solvers.tournament import run_tournament
 
 TARGETS = {"random": 0.95, "greedy": 0.70, "openspiel": 0.60}
@@ -70,6 +71,12 @@ def strength(benchmark, opponent: str, game: str = "switchbacks",
     me, them = result.agents
     assert me.wins + them.wins == pytest.approx(games)
     assert me.games == them.games == games
+    # The headline: points a game plus one, ours over the opponent's (the
+    # one keeps a scoreless side from giving 0 or no ratio). On the quick
+    # run's fixed budgets the match is the same every time (seeded, no clock).
+    headline(benchmark, f"{game} mean score a game + 1, MCTS ({ours}) / {theirs}", me.mean_score + 1,
+             them.mean_score + 1, against=f"{theirs} (its mean score + 1)", kind="strength")
+    benchmark.extra_info["win_rate"] = round(me.win_rate, 4)
     if quick:
         return
     lo, hi = me.ci95

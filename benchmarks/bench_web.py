@@ -29,6 +29,7 @@ import time
 import pytest
 from websockets.sync.client import connect
 
+from solvers.benchtrack import headline
 from solvers.registry import games
 
 ROUND_TRIP_TARGET = 0.100
@@ -102,12 +103,15 @@ def bench_human_move_round_trip(benchmark, chromium, web_server, game):
         return ms
 
     plies = chromium.execute_script("return window.solversPlay.state.status.ply")
+    hello = [chromium.execute_async_script(HELLO_ROUND_TRIP) / 1000 for _ in range(10)]
+    figure = f"{game}: a click's move drawn again / a hello round trip (median)"
     if benchmark.disabled:
         benchmark(lambda: [one_move() for _ in range(moves)])
         assert len(times) == moves and all(t > 0 for t in times)
         assert chromium.execute_script("return window.solversPlay.state.status.ply") > plies
+        headline(benchmark, figure, sorted(times)[len(times) // 2], min(hello),
+                 against="the page's hello round trip over its socket", higher_is_better=False)
         return
-    hello = [chromium.execute_async_script(HELLO_ROUND_TRIP) / 1000 for _ in range(10)]
     benchmark.pedantic(one_move, rounds=moves, iterations=1)
     worst = max(times)
     benchmark.extra_info.update({
@@ -115,6 +119,8 @@ def bench_human_move_round_trip(benchmark, chromium, web_server, game):
         "target_s": ROUND_TRIP_TARGET, "hello_round_trip_s": min(hello),
         "worst_to_hello_ratio": worst / min(hello),
     })
+    headline(benchmark, figure, sorted(times)[len(times) // 2], min(hello),
+             against="the page's hello round trip over its socket", higher_is_better=False)
     assert worst <= ROUND_TRIP_TARGET, times
 
 
@@ -159,6 +165,8 @@ def bench_ai_move_answers_within_its_time(benchmark, web_server):
         if benchmark.disabled:
             wall, result = benchmark(client.timed_go, 0.05)
             assert result["iterations"] > 0 and not result["stopped"] and wall > 0.05
+            headline(benchmark, "wall time of a go over the web socket / its time budget", wall, 0.05,
+                     against="the go's time budget", higher_is_better=False, target=GO_RATIO)
             return
         walls = []
 
@@ -172,6 +180,8 @@ def bench_ai_move_answers_within_its_time(benchmark, web_server):
         benchmark.extra_info.update({"budget_s": GO_BUDGET, "wall_s": walls,
                                      "worst_ratio": worst / GO_BUDGET, "target_ratio": GO_RATIO,
                                      "iterations": result["iterations"]})
+        headline(benchmark, "wall time of a go over the web socket / its time budget", worst, GO_BUDGET,
+                 against="the go's time budget", higher_is_better=False, target=GO_RATIO)
         assert worst / GO_BUDGET <= GO_RATIO, walls
     finally:
         client.close()
@@ -213,6 +223,10 @@ def bench_concurrent_sessions_are_capped(benchmark, web_server):
             out = benchmark(run)
             assert len(out) == count and all(r is not None for r in out)
             assert any("result" in reply and reply["result"]["iterations"] > 0 for _, reply in out)
+            walls = [wall for wall, reply in out if "result" in reply]
+            headline(benchmark, "slowest go that ran among concurrent sessions / budget x (1 + queue)",
+                     max(walls), budget * (1 + QUEUE_FACTOR), against="its time budget and the queue's share",
+                     higher_is_better=False)
             return
         benchmark.pedantic(run, rounds=2, iterations=1)
         busy = [wall for out in runs for wall, reply in out if "error" in reply]
@@ -225,6 +239,9 @@ def bench_concurrent_sessions_are_capped(benchmark, web_server):
             "max_ran_s": max(ran), "ran_target_s": limit,
             "max_busy_s": max(busy, default=0.0), "busy_target_s": BUSY_TARGET,
         })
+        headline(benchmark, "slowest go that ran among concurrent sessions / budget x (1 + queue)",
+                 max(ran), budget * (1 + QUEUE_FACTOR), against="its time budget and the queue's share",
+                 higher_is_better=False)
         assert codes <= {"busy"}, codes
         assert ran and max(ran) <= limit, ran
         assert max(busy, default=0.0) <= BUSY_TARGET, busy
