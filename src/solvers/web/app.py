@@ -4,8 +4,8 @@ Imported only when the server runs: it needs the ``[web]`` extra.
 
 >>> app = create_app()
 >>> [r.path for r in app.routes if r.path.startswith(("/api", "/ws"))]
-['/ws', '/api/games', '/api/games/{name}/board', '/api/games/{name}/tasks/{task}', '/api/tasks/{tid}']
-"""
+['/ws', '/api/games', '/api/games/{name}/board', '/api/games/{name}/rules', '/api/games/{name}/tasks/{task}', '/api/tasks/{tid}']
+"""  # noqa: E501 (a doctest's output line)
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module, resources
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -35,14 +35,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import solvers
 
 from ..engine.server import MAX_LINE, QUIT_WAIT, STOP_WAIT
-from ..engine.session import (GoJob, RequestError, Session, _safe_cmd, _safe_id, decode, encode,
-                              error_reply)
+from ..engine.session import GoJob, RequestError, Session, _safe_cmd, _safe_id, decode, encode, error_reply
 from ..errors import SolversError
 from ..registry import game_info
 from . import game_list
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
-PAGES = {"/": "play.html", "/play": "play.html", "/solve": "solve.html", "/atlas": "atlas.html"}
+PAGES = {"/": "play.html", "/play": "play.html", "/solve": "solve.html", "/atlas": "atlas.html",
+         "/analysis": "analysis.html"}
 MAX_TASKS_RUNNING = 2
 MAX_TASKS_KEPT = 50
 MAX_BODY = 1 << 20
@@ -565,6 +565,45 @@ async def api_board(request: Request) -> Response:
     return Response(text, media_type="application/json")
 
 
+def rules_text(name: str) -> str:
+    """The Markdown of a game's rules page (``docs/rules/<page>``, which the
+    package installs as ``solvers.rules``; a source checkout that is not
+    installed reads the docs folder). The file name comes from the game's
+    record, never from a request."""
+    page = game_info(name).rules_page
+    try:
+        return resources.files("solvers.rules").joinpath(page).read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        pass
+    source = Path(solvers.__file__).resolve().parents[2] / "docs" / "rules" / page
+    try:
+        return source.read_text("utf-8")
+    except OSError:
+        raise SolversError(f"{game_info(name).title}: its rules page {page} is not installed") from None
+
+
+@lru_cache(maxsize=16)
+def _rules_tree(name: str) -> list[Any]:
+    from .markdown import render_tree
+
+    return render_tree(rules_text(name))
+
+
+async def api_rules(request: Request) -> Response:
+    """``GET``: the game's rules page, rendered from our Markdown as a tree
+    of elements (``[tag, {attribute: value}, child...]``, a child a node or
+    text; :func:`solvers.web.markdown.render_tree`) that the page builds
+    element by element: every character of the file arrives as text."""
+    name = request.path_params["name"]
+    try:
+        info = game_info(name)
+        tree = await run_in_threadpool(_rules_tree, info.name)
+    except SolversError as e:
+        return _error(404, str(e))
+    return JSONResponse({"game": info.name, "title": info.title, "page": info.rules_page,
+                         "nodes": tree})
+
+
 async def board_js(request: Request) -> Response:
     name = request.path_params["name"]
     try:
@@ -583,11 +622,25 @@ async def board_js(request: Request) -> Response:
 
 
 # ------------------------------------------------------------------ tasks
+class TaskProgress:
+    """What a task function is given as ``progress``: call it with ``(done,
+    total)``; ``stop`` is set when the job is cancelled (``DELETE
+    /api/tasks/<ID>``), for a function that can stop its work early."""
+
+    def __init__(self, task: "Task"):
+        self.task = task
+        self.stop = threading.Event()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.task.report(done, total)
+
+
 class Task:
     """A longer job of a game's web module, run in a thread."""
 
     def __init__(self, fn: Any, params: Any):
         self.fn, self.params = fn, params
+        self.control = TaskProgress(self)
         self.progress = [0, 0]
         self.result: Any = None
         self.error: str | None = None
@@ -599,7 +652,7 @@ class Task:
 
     def run(self) -> None:
         try:
-            self.result = self.fn(self.params, self.report)
+            self.result = self.fn(self.params, self.control)
         except SolversError as e:
             self.error = str(e).splitlines()[0] if str(e) else "error"
         except Exception as e:  # a bug: say so
@@ -610,7 +663,8 @@ class Task:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"done": self.done.is_set(), "progress": self.progress,
-                               "seconds": round(time.time() - self.started, 3)}
+                               "seconds": round(time.time() - self.started, 3),
+                               "cancelled": self.control.stop.is_set()}
         if self.done.is_set():
             out["error" if self.error is not None else "result"] = (
                 self.error if self.error is not None else self.result)
@@ -667,6 +721,11 @@ async def api_task(request: Request) -> Response:
     task = request.app.state.tasks.tasks.get(request.path_params["tid"])
     if task is None:
         return _error(404, "no such task")
+    if request.method == "DELETE":
+        # Cancel: only from the server's own pages, like starting a job.
+        if not same_origin(request.headers):
+            return _error(403, "a job is cancelled only from this server's own pages")
+        task.control.stop.set()
     return JSONResponse(task.as_json())
 
 
@@ -675,6 +734,13 @@ def _page(file: str) -> Any:
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / file, media_type="text/html")
     return page
+
+
+def analysis_routes() -> list[Any]:
+    """The analysis page's routes (:mod:`solvers.web.analysis`)."""
+    from .analysis import ROUTES
+
+    return list(ROUTES)
 
 
 def create_app(host: str | tuple[str, ...] | None = None, port: int | None = None,
@@ -690,9 +756,11 @@ def create_app(host: str | tuple[str, ...] | None = None, port: int | None = Non
         WebSocketRoute("/ws", engine_socket),
         Route("/api/games", api_games),
         Route("/api/games/{name}/board", api_board, methods=["GET", "POST"]),
+        Route("/api/games/{name}/rules", api_rules),
         Route("/api/games/{name}/tasks/{task}", api_task_start, methods=["POST"]),
-        Route("/api/tasks/{tid}", api_task),
+        Route("/api/tasks/{tid}", api_task, methods=["GET", "DELETE"]),
         Route("/games/{name}/board.js", board_js),
+        *analysis_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     running = default_searches() if searches is None else searches

@@ -23,9 +23,13 @@ const g = {            // the game in progress
   info: null, module: null, board: null, status: null, seats: [], budget: {}, agent: "mcts",
   view: null, viewSeat: 0, legal: [], hint: null, breakdown: null, annotations: null, humanPlies: [],
   generation: 0, goPending: null, busy: false, humans: [],
+  log: [], logDrawn: 0, publicScores: null,   // the state reply's log and public_scores
+  last: null,           // the last move: {seat, move} as the replies wrote it for the viewer
 };
+const PHONE = window.matchMedia("(max-width: 800px)");
+const HINTS_SHOWN = 8;     // ranked moves listed beside the board
 // Read by the tests and benchmarks: draws counted, the game, a hook after each drawing.
-window.solversPlay = { draws: 0, lastDraw: 0, state: g, onDraw: null, engine };
+window.solversPlay = { draws: 0, lastDraw: 0, state: g, onDraw: null, engine, seatNames: () => seatNames() };
 
 function showError(text) { $("error").textContent = text || ""; }
 function setTurn(turn) { document.body.dataset.turn = turn; }
@@ -53,24 +57,66 @@ function onGameChosen() {
   if (!info) return;
   $("players").replaceChildren(...info.players.map((n) => el("option", { value: n, text: n })));
   $("players").value = String(info.default_players);
-  // A data file (a map, a card file) is read here and its content sent:
-  // the server reads no file a page names.
-  $("options").replaceChildren(...info.options.filter((o) => o.types.length).map((o) => el("div", {},
+  const b = info.default_budget || {};
+  if (b.time) { $("budget-kind").value = "time"; $("budget").value = b.time; }
+  else if (b.iterations) { $("budget-kind").value = "iterations"; $("budget").value = b.iterations; }
+  $("about").textContent = `${info.title}: ${info.players.join(", ")} players.`;
+  loadRules(info);
+  onPlayersChosen();
+}
+
+// The options that apply to n players (an option lists its player counts,
+// e.g. a solo challenge: [1]). A data file (a map, a card file) is an
+// upload: the page reads the file and sends its content; the server reads
+// no file a page names.
+function drawOptions(info, n) {
+  const shown = info.options.filter((o) => o.types.length && (!o.players || o.players.includes(n)));
+  $("options").replaceChildren(...shown.map((o) => el("div", {},
     el("label", { for: "opt-" + o.name, text: `${o.name}${o.file ? " file" : ""} (optional)` }),
     o.file
       ? el("input", { type: "file", id: "opt-" + o.name, "data-option": o.name, "data-file": true,
                       accept: ".json,application/json", title: o.help })
       : el("input", { type: "text", id: "opt-" + o.name, "data-option": o.name,
                       placeholder: o.help, title: o.help }))));
-  const b = info.default_budget || {};
-  if (b.time) { $("budget-kind").value = "time"; $("budget").value = b.time; }
-  else if (b.iterations) { $("budget-kind").value = "iterations"; $("budget").value = b.iterations; }
-  $("about").textContent = `${info.title}: ${info.players.join(", ")} players.`;
-  onPlayersChosen();
+}
+
+// The rules panel: the game's rules page, as HTML the server renders from
+// our Markdown (it escapes every character of the file).
+async function loadRules(info) {
+  $("rules-title").textContent = `Rules of ${info.title}`;
+  $("rules").replaceChildren(el("p", { class: "muted", text: "Loading the rules..." }));
+  try {
+    const r = await fetch(`/api/games/${info.name}/rules`);
+    const body = await r.json();
+    if (currentInfo() !== info) return;
+    if (!r.ok) throw new Error(body.error || "no rules page");
+    $("rules").replaceChildren(el("div", { class: "rules-text" }, ...body.nodes.map(ruleNode)));
+  } catch (e) {
+    $("rules").replaceChildren(el("p", { class: "muted", text: `No rules to show: ${e.message}` }));
+  }
+}
+
+// One node of the rules tree ([tag, attributes, ...children]) as an element,
+// built one by one: only the tags and attributes the renderer makes.
+const RULE_TAGS = new Set(["h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "pre", "code", "strong",
+  "em", "a", "span", "table", "thead", "tbody", "tr", "th", "td"]);
+function ruleNode(node) {
+  if (typeof node === "string") return node;
+  const [tag, attrs, ...children] = node;
+  if (!RULE_TAGS.has(tag)) return children.map(ruleNode).join("");
+  const safe = {};
+  if (attrs.id) safe.id = "rules-" + attrs.id;
+  if (tag === "a" && /^(https?:\/\/|#)/.test(attrs.href || "")) {
+    safe.href = attrs.href.startsWith("#") ? "#rules-" + attrs.href.slice(1) : attrs.href;
+    if (!attrs.href.startsWith("#")) safe.rel = "noopener noreferrer";
+  }
+  return el(tag, safe, ...children.map(ruleNode));
 }
 
 function onPlayersChosen() {
   const n = Number($("players").value);
+  const info = currentInfo();
+  if (info) drawOptions(info, n);
   const rows = [];
   for (let s = 0; s < n; s++) {
     const sel = el("select", { id: "seat-" + s, "data-seat": s },
@@ -140,10 +186,14 @@ async function newGame() {
     const status = await engine.call("new", request);
     if (gen !== g.generation) return;
     Object.assign(g, { info, module, board, status, view: null, legal: [], hint: null,
-                       breakdown: null, annotations: null, humanPlies: [] });
+                       breakdown: null, annotations: null, humanPlies: [], log: [], logDrawn: 0,
+                       publicScores: null, last: null });
     g.viewSeat = g.humans.length ? g.humans[0] : 0;
     $("hint").replaceChildren();
     $("breakdown").replaceChildren();
+    $("log").replaceChildren();
+    document.body.dataset.started = "yes";
+    if (PHONE.matches) $("setup-box").open = false;   // a phone shows the board, not the form
     await advance(gen);
   } catch (e) {
     showError(e.message);
@@ -188,6 +238,7 @@ async function advance(gen) {
       // Seat mode: the engine played the move itself (the reply carries the
       // status after it). Referee mode: play the move it names.
       g.status = result.played ? result : await engine.call("apply", { action: result.action });
+      g.last = { seat, move: result.move };
       continue;
     }
     if (seat !== g.viewSeat && g.humans.length > 1) {
@@ -207,10 +258,14 @@ function viewField() { return g.humans.length ? { view: g.viewSeat } : {}; }
 // Hot seat: hide the last seat's view until the next player says they hold
 // the device; only then is that seat's view asked for.
 function passDevice(gen, seat) {
-  Object.assign(g, { view: null, legal: [], hint: null, annotations: null, viewSeat: seat });
+  Object.assign(g, { view: null, legal: [], hint: null, annotations: null, viewSeat: seat,
+                     log: [], logDrawn: 0, publicScores: null });
   $("board").replaceChildren();
   $("moves").replaceChildren();
   $("hint").replaceChildren();
+  // The log and the scores were the last seat's view: the next sees its own.
+  $("log").replaceChildren();
+  $("scores").replaceChildren();
   const name = seatNames()[seat];
   $("pass-who").textContent = `Pass the device to ${name}.`;
   $("pass-ready").textContent = `I am ${name}: show my cards`;
@@ -234,6 +289,8 @@ async function refresh(gen, seat, mayMove = true) {
   g.legal = mayMove && st.legal && g.seats[seat] === "human" ? st.legal : [];
   g.breakdown = st.breakdown || null;
   g.annotations = st.annotations || null;   // the game's web module annotate(state, seat), if any
+  g.log = st.log || [];                     // every move as this seat observed it
+  g.publicScores = st.public_scores || null;
   draw();
 }
 
@@ -241,7 +298,7 @@ function ctx() {
   return {
     board: g.board, status: g.status, seat: g.viewSeat, view: g.view, legal: g.legal,
     play: (action) => humanMove(action), hint: g.hint, breakdown: g.breakdown,
-    annotations: g.annotations, names: seatNames(),
+    annotations: g.annotations, names: seatNames(), last: g.last,
   };
 }
 
@@ -258,6 +315,9 @@ function draw() {
   }
   drawMoves(c);
   drawStatus(c);
+  drawScores(c);
+  drawHint(c);
+  drawLog(c);
   drawBreakdown(c);
   $("undo").disabled = !g.humanPlies.length;
   $("hint-button").disabled = !g.legal.length;
@@ -281,23 +341,92 @@ function drawStatus(c) {
   const names = c.names;
   let who;
   if (st.phase === "over") {
-    const best = Math.max(...st.returns);
-    const winners = st.returns.map((r, s) => (r === best ? s : -1)).filter((s) => s >= 0);
-    who = st.players === 1
-      ? `Game over: ${st.scores[0]} points${st.returns[0] === 0 && st.scores[0] > 0 ? " (challenge lost)" : ""}.`
-      : `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.`;
+    who = gameOver(st, names);
   } else {
     who = `${names[st.to_move] ?? "Chance"} to move.`;
   }
   // describe() returns plain text (names from a data file may hold any characters).
   $("status").replaceChildren(el("strong", { text: g.info.title + ": " }), who + " ");
   if (text) $("status").append(el("span", { class: "muted", text }));
-  $("ply").textContent = `move ${st.ply}`;
+  // The players' moves (the log without the deal's chance steps): the move
+  // about to be made, or at the end the moves made.
+  const made = g.log.filter((e) => e.mover !== "chance").length;
+  $("ply").textContent = st.phase === "over" ? `${made} moves` : `move ${made + 1}`;
+}
+
+// "Game over: AI (mcts) wins 34-29": the winners, then every score, best first.
+function gameOver(st, names) {
+  if (st.players === 1) {
+    return `Game over: ${st.scores[0]} points${st.returns[0] === 0 && st.scores[0] > 0 ? " (challenge lost)" : ""}.`;
+  }
+  const best = Math.max(...st.returns);
+  const winners = st.returns.map((r, s) => (r === best ? s : -1)).filter((s) => s >= 0);
+  const order = [...st.scores.keys()].sort((a, b) =>
+    (winners.includes(b) - winners.includes(a)) || (st.scores[b] - st.scores[a]));
+  const line = order.map((s) => st.scores[s]).join("-");
+  return `Game over: ${winners.map((s) => names[s]).join(" and ")} ` +
+    `${winners.length > 1 ? "share the win" : "wins"} ${line}.`;
+}
+
+// The score strip: each seat's score as far as the viewing seat may know it
+// (the state reply's public_scores; "?" while hidden), the totals at the end.
+function drawScores(c) {
+  const st = c.status;
+  const scores = st.phase === "over" ? st.scores : g.publicScores;
+  if (!scores) { $("scores").replaceChildren(); return; }
+  $("scores").replaceChildren(...scores.map((points, s) => el("span", {
+    class: "score" + (s === c.seat ? " mine" : "") + (st.phase !== "over" && st.to_move === s ? " to-move" : ""),
+    "data-score": s, title: points === null ? "not known to you yet" : "",
+  }, el("span", { class: "who", text: c.names[s] }), " ",
+     el("strong", { text: points === null ? "?" : String(points) }))));
+}
+
+// The ranked hint beside the board: each move's text and value; a click
+// plays exactly that move.
+function drawHint(c) {
+  const box = $("hint");
+  if (!c.hint || !c.legal.length) {
+    if (!box.dataset.thinking) box.replaceChildren();
+    return;
+  }
+  delete box.dataset.thinking;
+  const top = c.hint.slice(0, HINTS_SHOWN);
+  box.replaceChildren(el("h3", { text: "Hint: the AI's ranking" }),
+    el("ol", { id: "hint-list" }, ...top.map((r) => el("li", {},
+      el("button", { class: "legal hint-move", "data-action": r.action, onclick: () => humanMove(r.action),
+                     text: r.move, title: `${r.visits} visits` }),
+      el("span", { class: "value", text: r.value.toFixed(3) })))),
+    c.hint.length > top.length ? el("p", { class: "muted", text: `and ${c.hint.length - top.length} more` }) : "");
+}
+
+// The game log: every move as the viewing seat saw it, who made it (the AI
+// seats by name), newest first; a run of chance steps (a deal) is one line.
+// Entries new since the last drawing flash briefly.
+function drawLog(c) {
+  const rows = [];
+  g.log.forEach((e, i) => {
+    const last = rows[rows.length - 1];
+    if (e.mover === "chance" && last && last.chance) { last.moves.push(e.move); last.end = i; return; }
+    rows.push({ chance: e.mover === "chance", mover: e.mover, moves: [e.move], start: i, end: i });
+  });
+  const fresh = g.logDrawn;
+  const items = rows.map((r) => {
+    let text = r.moves.slice(0, 6).join(", ");
+    if (r.moves.length > 6) text += ` and ${r.moves.length - 6} more`;
+    const who = r.chance ? "Deal" : (c.names[r.mover] ?? `Seat ${r.mover}`);
+    return el("li", {
+      class: (r.chance ? "chance" : g.seats[r.mover] === "ai" ? "ai" : "human") + (r.end >= fresh && fresh > 0 ? " fresh" : ""),
+      "data-mover": r.chance ? "chance" : r.mover, "data-index": r.end,
+    }, el("span", { class: "who", text: who + ": " }), text);
+  }).reverse();
+  $("log").replaceChildren(...items);
+  g.logDrawn = g.log.length;
 }
 
 function drawBreakdown(c) {
   const box = $("breakdown");
   if (!c.breakdown || c.status.phase !== "over") { box.replaceChildren(); return; }
+  // Items that scored nothing for every seat are left out (the engine drops a seat's zero rows).
   const seats = c.breakdown.length;
   const items = [];
   for (const rows of c.breakdown) for (const r of rows) if (!items.includes(r.item)) items.push(r.item);
@@ -323,8 +452,10 @@ async function humanMove(action) {
     const ply = g.status.ply;
     const reply = await engine.request("apply", { action });
     if (reply.error) { showError(reply.error.message); return; }
+    window.solversPlay.lastApplied = reply.result;     // the move the server applied
     showError("");
     g.humanPlies.push(ply);
+    g.last = { seat: g.status.to_move, move: reply.result.move };
     g.status = reply.result;
     g.hint = null;
     g.legal = [];
@@ -389,16 +520,13 @@ async function hint() {
   const seat = g.status.to_move;
   const btn = $("hint-button");
   btn.disabled = true;
+  $("hint").dataset.thinking = "yes";
   $("hint").replaceChildren(el("p", { class: "muted", text: "Thinking about a hint..." }));
   const reply = await engine.request("go", { agent: g.agent, seat, ...g.budget });
+  delete $("hint").dataset.thinking;
   if (gen !== g.generation) return;
-  if (reply.error) { showError(reply.error.message); return; }
+  if (reply.error) { showError(reply.error.message); $("hint").replaceChildren(); return; }
   g.hint = reply.result.ranked;
-  const top = g.hint.slice(0, 5);
-  $("hint").replaceChildren(el("h3", { text: "Hint: the AI's ranking" }),
-    el("ol", { id: "hint-list" }, ...top.map((r) => el("li", {},
-      el("button", { class: "legal", "data-action": r.action, onclick: () => humanMove(r.action), text: r.move }),
-      ` value ${r.value.toFixed(3)}, ${r.visits} visits`))));
   draw();
 }
 
@@ -411,6 +539,7 @@ async function undo() {
   try {
     g.status = await engine.call("undo", { ply });
     g.hint = null;
+    g.last = null;
     g.breakdown = null;
     $("hint").replaceChildren();
     await advance(gen);
@@ -420,6 +549,8 @@ async function undo() {
 }
 
 $("game").addEventListener("change", onGameChosen);
+// A window narrowed to a phone's width during a game folds the setup away too.
+PHONE.addEventListener("change", () => { if (PHONE.matches && g.info) $("setup-box").open = false; });
 $("players").addEventListener("change", onPlayersChosen);
 $("new").addEventListener("click", newGame);
 $("stop").addEventListener("click", stopAI);

@@ -6,6 +6,7 @@ import { runTask } from "/static/tasks.js";
 
 const $ = (id) => document.getElementById(id);
 let board = null, module = null, result = null;
+let control = null;          // the running job's cancel()
 window.solversSolve = { result: null, shown: null };
 
 async function init() {
@@ -22,13 +23,17 @@ async function solve(params) {
   $("use-seed").disabled = true;
   $("summary").textContent = "Solving...";
   document.body.dataset.solving = "1";
+  control = {};
+  $("cancel").disabled = false;
   try {
     const challenge = $("challenge").value.trim();
     const full = { ...params, time_limit: Number($("time-limit").value || 30) };
     if (challenge) full.challenge = challenge;
+    const running = control;
     result = await runTask("c2c", "solve", full, (r) => {
-      $("solve-progress").textContent = `${r.seconds.toFixed(1)} s`;
-    });
+      window.solversSolve.task = running.task;
+      $("solve-progress").textContent = `${r.seconds.toFixed(1)} s${r.cancelled && !r.done ? ", stopping..." : ""}`;
+    }, control);
     window.solversSolve.result = result;
     if (params.seed !== undefined) $("deal").value = result.deal.join("\n");
     show();
@@ -38,6 +43,8 @@ async function solve(params) {
   } finally {
     $("solve").disabled = false;
     $("use-seed").disabled = false;
+    $("cancel").disabled = true;
+    control = null;
     delete document.body.dataset.solving;
   }
 }
@@ -66,6 +73,13 @@ function show() {
   showRound(r.sheets.length ? r.sheets.length - 1 : null);
 }
 
+async function cancel() {
+  if (!control || !control.cancel) return;
+  $("cancel").disabled = true;
+  $("summary").textContent = "Cancelling: the server stops the solver...";
+  await control.cancel();
+}
+
 function idOf(name) { return board.locations.find((l) => l.name === name).id; }
 
 function showRound(round) {
@@ -78,10 +92,20 @@ function showRound(round) {
   const cards = round === null ? [] : round === 0 ? deal.slice(0, 4) : deal.slice(4 * round, 4 * round + 4);
   const boardForChallenge = { ...board, challenge: r.challenge ? idOf(r.challenge) : null,
                               required: r.required.map(idOf) };
+  // Which card circled each location (the plan up to this round), and what
+  // this round added to the sheet (circled and crossed off), marked on the map.
+  const pairs = {};
+  const rounds = r.plan && round ? r.plan.rounds.slice(0, round) : [];
+  for (const rnd of rounds) {
+    for (const [card, loc] of rnd.circles) if (loc !== null) pairs[idOf(loc)] = idOf(card);
+  }
+  const previous = round ? r.sheets[round - 1] : { circled: [], crossed: [] };
+  const added = round === null ? [] : [...sheet.circled, ...sheet.crossed].filter(
+    (l) => !previous.circled.includes(l) && !previous.crossed.includes(l));
   const ctx = {
     board: boardForChallenge, status: { game: "c2c", players: 1, phase: "over", to_move: null, ply: 0 },
     seat: 0, view: { round: round ?? 0, step: "", cards, used: cards, sheet, others: {} },
-    legal: [], play: () => {}, hint: null, breakdown: null,
+    legal: [], play: () => {}, hint: null, breakdown: null, circledWith: pairs, added,
     names: [round === null ? "Deal" : round === 0 ? `After the setup (${sheet.score} points)`
                                                   : `After round ${round} (${sheet.score} points)`],
   };
@@ -114,4 +138,5 @@ $("solve").addEventListener("click", () => {
   solve({ deal: lines });
 });
 $("use-seed").addEventListener("click", () => solve({ seed: Number($("seed").value || 0) }));
+$("cancel").addEventListener("click", cancel);
 init().catch((e) => { $("error").textContent = e.message; });
