@@ -17,8 +17,19 @@ from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
 from solvers.games.c2c.online import REPORT_ONLINE
 
-from .common import (MAX_SHUFFLES, SEED, NoCommand, backend_options, default_workers, out, percent,
-                     print_json, progress, seconds_type, start_backend)
+from .common import (
+    MAX_SHUFFLES,
+    SEED,
+    NoCommand,
+    backend_options,
+    default_workers,
+    out,
+    percent,
+    print_json,
+    progress,
+    seconds_type,
+    start_backend,
+)
 from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
@@ -81,8 +92,10 @@ def check_plot_path(path: str) -> None:
               help="The online player (sees only revealed cards), as an agent spec.")
 @click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to each CP-SAT solve.")
-@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Another player sheet in the JSON schema of the built-in one.")
+@click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Another player sheet (map) in the JSON schema of the built-in one "
+                   "(also --map).")
+@click.option("--map", "old_map_file", hidden=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="With --all-challenges: print CSV.")
 @click.option("--plot", metavar="FILE.png", type=click.Path(dir_okay=False),
@@ -92,7 +105,7 @@ def check_plot_path(path: str) -> None:
 def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_challenges: bool,
         shuffles: int | None, seed: int, workers: int | None, online_spec: str,
         time_limit: float, map_file: str | None, as_json: bool, as_csv: bool,
-        plot: str | None, backend: str, address: str | None) -> None:
+        plot: str | None, backend: str, address: str | None, old_map_file: str | None) -> None:
     """Coast to Coast: solo challenges, optimal itineraries, play.
 
     \b
@@ -114,6 +127,7 @@ def c2c(ctx: click.Context, challenge: str | None, deal_file: str | None, all_ch
     """
     if ctx.invoked_subcommand is not None:
         return
+    map_file = map_file or old_map_file
     if workers is None and backend == "local":
         workers = default_workers()
     if as_csv and as_json:
@@ -174,6 +188,9 @@ def report_deal(m: CoastMap, deal: list[int], ch: int | None, time_limit: float,
     out.print(f"[bold]{title}[/bold]")
     if result.status == "infeasible":
         out.print("This shuffle cannot win the challenge, whatever the play (proven).")
+        return
+    if result.plan is None:              # the solver stopped before it found any itinerary
+        out.print(f"No itinerary found within the time limit ({time_limit:g} s): allow more with --time-limit.")
         return
     proven = "proven optimal" if result.status == "optimal" else f"best found; bound {result.bound}"
     out.print(f"Best score: [bold]{result.score}[/bold] ({proven}, {result.wall_time:.2f} s)")
@@ -371,8 +388,8 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
     for key, marker, label, shift in (("ceiling", "o", "ceiling (hindsight, every card known)", -0.12),
                                       ("online", "s", "online player (revealed cards only)", 0.12)):
         y = [r[key] for r in rows]
-        low = [max(0.0, v - r[f"{key}_ci95"][0]) for v, r in zip(y, rows)]
-        high = [max(0.0, r[f"{key}_ci95"][1] - v) for v, r in zip(y, rows)]
+        low = [max(0.0, v - r[f"{key}_ci95"][0]) for v, r in zip(y, rows, strict=True)]
+        high = [max(0.0, r[f"{key}_ci95"][1] - v) for v, r in zip(y, rows, strict=True)]
         ax.errorbar([i + shift for i in x], y, yerr=[low, high], fmt=marker + "-", capsize=2,
                     markersize=4, linewidth=1, elinewidth=0.8, label=label)
     ax.set_xticks(x, [r["challenge"] for r in rows], rotation=75, ha="right", fontsize=7)
@@ -387,8 +404,6 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
     return fig
 
 
-from .play_c2c import play  # noqa: E402
-from .review_c2c import review  # noqa: E402
-
-c2c.add_command(play)
-c2c.add_command(review)
+# 'play', 'analyse', 'endgame', 'score' and 'review' are the common verbs
+# (solvers.cli.verbs.game_group adds them; the review's hindsight report is
+# the record's review_extra, solvers.cli.review_c2c).

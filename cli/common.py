@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solvers.errors import SolversError
-from solvers.limits import MAX_ITERATIONS, MAX_SECONDS, check_seconds, check_seed, check_whole
 from solvers.game import observed_move
+from solvers.limits import MAX_ITERATIONS, MAX_SECONDS, check_seconds, check_seed, check_whole
 from solvers.parallel import default_workers  # noqa: F401  (the commands import it from here)
 
 out = Console(highlight=False, soft_wrap=True)
@@ -183,9 +183,10 @@ def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
 
 
 @contextmanager
-def progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (shown only on a terminal); yields advance(n)."""
-    if not err.is_terminal or total <= 0:
+def progress(label: str, total: int, force: bool = False) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr (shown only on a terminal, or with
+    ``force``); yields advance(n)."""
+    if not (err.is_terminal or force) or total <= 0:
         yield lambda n=1: None
         return
     with Progress(
@@ -218,82 +219,6 @@ def play_until_seat_zero(state: Any, ai: Any, announce: Callable[[int, str], Non
         announce(seat, move[len(own):] if move.startswith(own) else move)
         state.apply_action(action)
     return False
-
-
-def ask_move(state: Any, ai: Any, parse: Callable[[str], int], *, help_line: str,
-             value_label: str = "value", value_note: str | None = None,
-             commands: Mapping[str, Callable[[str], int | None]] | None = None) -> int | None:
-    """Prompt until the player names a legal move; None when they quit.
-
-    Understood everywhere: ``quit``/``exit``/``q`` (or end of input),
-    ``help`` (``help_line``), ``hint``/``?`` (the AI's three best moves;
-    the first hint also prints ``value_note``, what the value means), a
-    move's number in ``state.legal_actions()``; a first word in
-    ``commands`` runs it with the rest of the line (an action it returns
-    is played, None asks again); anything else goes to ``parse``, whose
-    SolversError (the reason the move is refused) is shown with a pointer
-    to ``help``. A hint that fails (the AI raises SolversError or runs out
-    of memory) is one line, and the game goes on.
-    """
-    legal = state.legal_actions()
-    noted = False
-    while True:
-        try:
-            text = click.prompt("Your move", default="", show_default=False).strip()
-        except (click.exceptions.Abort, EOFError):
-            return None
-        if not text:
-            continue
-        low = text.lower()
-        word, _, rest = text.partition(" ")
-        if low in ("quit", "exit", "q"):
-            return None
-        if low in ("help", "h"):
-            out.print(f"  {help_line}")
-            continue
-        if low in ("hint", "?"):
-            kind = getattr(ai, "kind", "")
-            label, note = value_label, value_note
-            if kind == "greedy":
-                label = "score after"
-                note = "score after: your score once the move is made (the greedy AI looks no further)"
-            elif kind == "pimc" and state.game.num_players > 1:
-                note = ("value: the AI's estimate of your own final score after the move "
-                        "(this AI plays its own sheet and does not weigh the others')")
-            try:
-                rows = ai.analyse(state)
-            except (SolversError, MemoryError) as e:
-                # A hint is advice: when the AI cannot give it, the game goes on.
-                out.print(f"  No hint: the AI failed ({e or type(e).__name__}). Your move.")
-                continue
-            for row in rows[:3]:
-                if kind == "random":
-                    out.print(f"  AI suggests: {row['move']}  (a random choice: the random AI "
-                              "has no preference)")
-                    continue
-                visits = f", {plural(row['visits'], 'visit')}" if row["visits"] else ""
-                value = f"{row['value']:g}" if kind == "greedy" else f"{row['value']:.3f}"
-                out.print(f"  AI suggests: {row['move']}  ({label} {value}{visits})")
-            if note and not noted and kind != "random":
-                out.print(f"  ({note})")
-                noted = True
-            continue
-        if commands and word.lower() in commands:
-            action = commands[word.lower()](rest.strip())
-            if action is not None:
-                return action
-            continue
-        if low.isdigit() and 1 <= int(low) <= len(legal):
-            return legal[int(low) - 1]
-        if low.isdigit():
-            out.print(f"  There is no move {low}: the moves are numbered 1 to {len(legal)} "
-                      "('moves' lists them).")
-            continue
-        try:
-            return parse(text)
-        except SolversError as e:
-            out.print(f"  {e}. Type 'help' for what you can type.")
-
 
 
 def analysis(game: str, position: str, state: Any, agent: Any, spec: str, seed: int,

@@ -18,13 +18,16 @@ import click
 import solvers
 from solvers.errors import SolversError
 from solvers.parallel import JobError
-
 from solvers.registry import games, load_object
 
+from .bench import bench
 from .common import NoCommand
 from .engine import engine
+from .ladder import ladder
 from .serve import serve
 from .tournament import tournament
+from .train import train
+from .verbs import game_group
 
 #: A group run without a command: ours, and click's own (click 8.2 on).
 NO_COMMAND: tuple[type[click.UsageError], ...] = (NoCommand,) + tuple(
@@ -45,15 +48,19 @@ def cli() -> None:
       solve switchbacks play --players 2        play Switchbacks against the AI
       solve bigsur score HIGHWAY.json           a Big Sur Highway's score, broken down
       solve tournament switchbacks --agents mcts:time=0.5,greedy --games 20
+      solve ladder switchbacks --games 20 --save ladder.json   Elo ratings of the agents
       solve engine                              serve an AI over JSON lines (docs/engine-protocol.md)
       solve serve                               play and solve in the browser (pip install ".[web]")
+      solve bench compare                       the benchmarks' ratios, last two saved runs
 
     Run 'solve GAME --help' for a game's commands.
     """
 
 
-# Each game's own command group comes from its record (solvers.registry).
-for command in [load_object(g.cli) for g in games() if g.cli] + [tournament, engine, serve]:
+# Each game's command group comes from its record (solvers.registry): the
+# common verbs (solvers.cli.verbs), added to the game's own group if it has one.
+for command in [game_group(g, load_object(g.cli) if g.cli else None) for g in games()] + [
+        tournament, ladder, train, engine, serve, bench]:
     cli.add_command(command)
 
 

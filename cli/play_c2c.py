@@ -1,130 +1,158 @@
-"""``solve c2c play``: a solo challenge or a game against AI players.
-
-At the end the game can be saved as JSON (``--save FILE``, or the offer on
-a terminal) in the engine's history-position format
-(``docs/engine-protocol.md``), so that the deal and every move can be
-replayed and reviewed later::
-
-    {"game": "c2c", "players": 1, "options": {"challenge": "The Alamo"},
-     "seed": 12, "moves": ["deal Hollywood", "deal Chase Field", ...,
-                           "cross Hollywood", "circle Grand Canyon with Chase Field", ...]}
-
-``moves`` lists every action from the start as its words: the cards dealt
-(``deal NAME``, in deal order: in a game of several players, 2 private cards
-for each seat in turn, then 2 public ones, then 4 per round) and each
-player's moves. ``options`` holds the game options (``challenge``, and
-``map`` when a ``--map`` file was used); ``seed`` is the shuffle's seed.
-:func:`solvers.engine.positions.load_position` reads it back.
-"""
+"""Coast to Coast in the terminal: what :mod:`solvers.cli.verbs` needs of
+the game (its record's ``renderer`` and ``move_reader``): the sheet and the
+cards drawn for a seat, a typed move read (``cross NAME``, ``circle NAME
+with CARD``, 3-letter codes), what an AI's value means, and the end screen's
+hindsight best (the best play of the cards the seat saw, every card known
+in advance, proven with CP-SAT)."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from typing import Any
 
-import click
-
-import solvers
 from solvers.errors import SolversError
-from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.data import CoastMap
-from solvers.games.c2c.online import STRONG_CHALLENGE_ONLINE, STRONG_ONLINE, strong_online
+from solvers.games.c2c.online import strong_online
 
-from .common import SEED, ask_move, make_agent, out, play_until_seat_zero, seconds_type
+from .common import plural
 
-HELP_LINE = ("Type a move's number or its words: 'cross Hollywood', 'circle Chase Field with "
-             "The Alamo' (names or the sheet's 3-letter codes, any case: 'circle CHF with ALA'). "
-             "'hint' asks the AI, 'moves' lists the moves, 'map' draws your sheet, "
-             "'info NAME' shows a location's highway, region and type, 'help', 'quit'.")
-VALUE_SOLO = ("value: the AI's estimate of your final score after the move, counting 0 for "
-              "a lost challenge")
-VALUE_MULTI = ("value: the AI's estimate of your share of first place after the move "
-               "(1 a sure win, 0.5 a first place shared by two)")
+#: Seconds for the hindsight best on the end screen.
+HINDSIGHT_SECONDS = 10.0
 
 
-@click.command("play")
-@click.option("--challenge", "-c", metavar="NAME", help="Play this solo challenge card.")
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
-              help="Seats; you are seat 0, the others are AI players.")
-@click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
-@click.option("--ai", "ai_spec", default=None, metavar="SPEC",
-              help=f"The AI for the other seats and for hints, as an agent spec "
-                   f"[default: {STRONG_CHALLENGE_ONLINE} in a solo challenge, else "
-                   f"{STRONG_ONLINE}].")
-@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Another player sheet in the JSON schema of the built-in one.")
-@click.option("--save", "save_file", metavar="FILE.json", type=click.Path(dir_okay=False),
-              help="Save the game (deal and moves) to FILE.json at the end (checked before "
-                   "the game starts); a game abandoned before its end never replaces an "
-                   "existing file but goes to FILE-unfinished.json. On a terminal the end "
-                   "screen offers to save too.")
-@click.option("--time-limit", type=seconds_type(0.1, 600), default=10.0, show_default=True,
-              metavar="S", help="Seconds for the hindsight best of the deal, on the end screen.")
-def play(challenge: str | None, players: int, seed: int | None, ai_spec: str | None,
-         map_file: str | None, save_file: str | None, time_limit: float) -> None:
-    """Play Coast to Coast in the terminal, with the AI's suggestion on request.
+def _required(game: Any) -> set[int]:
+    return set(game.required())
 
-    \b
-    solve c2c play --challenge "The Alamo"     a solo challenge
-    solve c2c play --players 3                 you against two AI players
-    solve c2c play --seed 4 --save game.json   keep the deal and the moves
 
-    The end screen names the required locations you missed and the best
-    score your cards allowed (proven with hindsight, every card known).
-    """
-    import secrets
+def default_ai(game: Any) -> str:
+    """The AI of ``solve c2c play`` without --ai: the strong online player."""
+    return strong_online(game.challenge is not None and game.num_players == 1)
 
-    seed = secrets.randbits(31) if seed is None else seed
-    from solvers.games.c2c.data import load_map
 
-    if save_file is not None:
-        check_output_path(save_file, "--save")     # before the game, not at its end
-
-    m = load_map(map_file)
-    game = solvers.load_game("c2c", players=players, challenge=challenge, map=m)
-    state = game.new_initial_state(seed=seed)
-    ai = make_agent(ai_spec or strong_online(challenge is not None and players == 1), game, seed)
-    ai.check_match()
-    required = game.required()
-    out.print(f"Coast to Coast, seed {seed}" + (f", challenge {challenge}" if challenge else "")
-              + f". {HELP_LINE}")
+def intro(game: Any, seat: int) -> str:
+    required = _required(game)
+    text = ("Moves: 'cross Hollywood', 'circle Chase Field with The Alamo' (names or the "
+            "sheet's 3-letter codes, any case); 'info NAME' shows a location.")
     if required:
-        out.print(f"Circle all {len(required)} locations marked '!' on the sheet to win the "
-                  "challenge; a lost challenge scores 0.")
-    try:
-        if _play_out(state, ai, m, required):
-            _show(state, m, required)
-            _end_screen(state, m, required, players, challenge, time_limit)
+        text += (f"\nCircle all {plural(len(required), 'location')} marked '!' on the sheet to "
+                 "win the challenge; a lost challenge scores 0.")
+    return text
+
+
+def value_words(game: Any, value: float) -> str:
+    """An MCTS value of this game in words. Its search utility
+    (:mod:`solvers.games.c2c.kernel`) is, solo with a challenge, 0 for a
+    lost challenge and 1 + score/1000 for a won one, so a mean below 1 is
+    about the chance of winning it; solo without one, score/100; with
+    several players, the win share."""
+    if game.num_players > 1:
+        return f"win share {value:.2f}"
+    if game.challenge is not None:
+        if value >= 1:
+            return f"challenge won, expected score {1000 * (value - 1):.0f}"
+        return f"win chance about {100 * value:.0f}% (value {value:.2f})"
+    return f"expected score {100 * value:.0f}"
+
+
+def value_note(game: Any) -> str:
+    if game.num_players > 1:
+        return ("win share: the AI's estimate of your share of first place after the move "
+                "(1 a sure win, 0.5 a first place shared by two)")
+    if game.challenge is not None:
+        return ("value: the AI's mean of 0 for a lost challenge and 1 + score/1000 for a won one "
+                "after the move, so below 1 it is about your chance to win the challenge")
+    return "expected score: the AI's estimate of your final score after the move"
+
+
+def commands(state: Any, seat: int) -> dict[str, Any]:
+    """``info [NAME]``: a location's highway, region and type (every
+    location without a name)."""
+    m = state.game.map
+
+    def info(arg: str) -> str:
+        """a location's highway, region and type ('info NAME'; all without a name)"""
+        if not arg:
+            return "\n".join(f"  {describe_location(m, loc.id)}" for loc in m.locations)
+        try:
+            return f"  {describe_location(m, m.location(arg).id)}"
+        except SolversError as e:
+            return f"  {e}"
+
+    return {"info": info}
+
+
+def read_move(state: Any, text: str) -> int:
+    """The move ``text`` names for the player to move (:func:`parse_c2c_move`)."""
+    return parse_c2c_move(state, state.game.map, text)
+
+
+def draw(state: Any, seat: int | None, color: bool = True) -> str:
+    """The cards ``seat`` holds this round and its sheet, with its score so
+    far (``seat`` None: every sheet). Only what ``seat`` may see: its own
+    cards, and in the setup of a game of several players its private
+    cards and the public ones."""
+    if seat is None:
+        return "\n".join(_draw_seat(state, p, True) for p in range(state.game.num_players))
+    return _draw_seat(state, seat, color)
+
+
+def _draw_seat(state: Any, seat: int, color: bool) -> str:
+    from .render_c2c import draw_sheet
+
+    m = state.game.map
+    required = _required(state.game)
+    info = state.information_state(seat)
+    rnd = info["round"]
+    lines = []
+    players = state.game.num_players
+    if state.game.num_players > 1:
+        lines.append(f"[bold]Player {seat}[/bold]")
+    if rnd <= 5 and not state.is_terminal():
+        title = "Setup" if rnd == 0 else f"Round {rnd}"
+        if rnd == 0 and players > 1:
+            dealt = _chance_cards(state)
+            private = dealt[2 * seat: 2 * seat + 2]
+            public = dealt[2 * players: 2 * players + 2]
+            lines.append(f"[bold]{title}[/bold]: cross off one of your 4 cards; the other 3 are "
+                         "your starting circles.")
+            lines.append("  your private cards (only you see them):")
+            lines += [f"    {describe_location(m, c)}" for c in private]
+            lines.append("  public cards (every player uses them):")
+            lines += [f"    {describe_location(m, c)}" for c in public]
         else:
-            out.print("Game abandoned.")
-    except BaseException:
-        # An error or Ctrl-C in the middle: with --save, the game so far is
-        # kept (under the rule of _offer_save) before the error is shown.
-        if save_file is not None:
-            try:
-                _offer_save(state, challenge, map_file, seed, save_file)
-            except Exception:
-                pass
-        raise
-    _offer_save(state, challenge, map_file, seed, save_file)
+            lines.append(f"[bold]{title}[/bold]: your cards:")
+            lines += [f"    {describe_location(m, c)}" for c in info["cards"]]
+    sheet = info["sheet"]
+    lines.append(draw_sheet(m, set(sheet["circled"]), set(sheet["crossed"]), set(sheet["exact"]),
+                            required, legend=rnd == 0))
+    b = state.score_breakdown(seat)
+    lines.append(f"Score so far: {plural(b['total'], 'point')} (highways {b['highways']}, types "
+                 f"{b['types']}, regions {b['regions']}, exact {b['exact']})")
+    return "\n".join(lines)
 
 
-def _play_out(state: Any, ai: Any, m: CoastMap, required: set[int]) -> bool:
-    """The game from ``state`` on, the AI moving every seat but 0 and the
-    player typing seat 0's moves: True at its end, False when the player quits."""
-    shown_round = -1
-    while play_until_seat_zero(state, ai, lambda seat, move: out.print(f"  player {seat}: {move}")):
-        info = state.information_state(0)
-        if info["round"] != shown_round:
-            shown_round = info["round"]
-            _show(state, m, required)
-        action = _ask(state, ai, m, required)
-        if action is None:
-            return False
-        state.apply_action(action)
-    return True
+def outro(state: Any, seat: int) -> str:
+    """The end screen's verdict: the challenge won or lost and the required
+    locations missed, then the hindsight best of ``seat``'s cards."""
+    from .common import out
+
+    m = state.game.map
+    lines = []
+    if state.game.num_players == 1:
+        won = state.challenge_won()
+        if won is not None:
+            lines.append("[bold]Challenge won![/bold]" if won else
+                         "[bold]Challenge lost (scores 0).[/bold]")
+        circled = set(state.information_state(0)["sheet"]["circled"])
+        missed = sorted(_required(state.game) - circled)
+        if missed:
+            lines.append("Required locations not circled: "
+                         + ", ".join(m.locations[c].name for c in missed))
+    out.print("\n".join(lines))
+    challenge = None
+    if state.game.num_players == 1 and state.game.challenge is not None:
+        challenge = m.locations[state.game.challenge].name
+    _hindsight(state, m, challenge, HINDSIGHT_SECONDS, seat)
+    return ""
 
 
 def describe_location(m: CoastMap, loc_id: int) -> str:
@@ -151,44 +179,13 @@ def _chance_cards(state: Any) -> list[int]:
     return dealt
 
 
-def _show(state: Any, m: CoastMap, required: set[int]) -> None:
-    from .render_c2c import draw_sheet
-
-    info = state.information_state(0)
-    rnd = info["round"]
-    if rnd <= 5:
-        title = "Setup" if rnd == 0 else f"Round {rnd}"
-        players = state.game.num_players
-        if rnd == 0 and players > 1:
-            dealt = _chance_cards(state)
-            private, public = dealt[0:2], dealt[2 * players: 2 * players + 2]
-            out.print(f"\n[bold]{title}[/bold]: cross off one of your 4 cards; the other 3 are "
-                      "your starting circles.")
-            out.print("  your private cards (only you see them):")
-            for c in private:
-                out.print(f"    {describe_location(m, c)}")
-            out.print("  public cards (every player uses them):")
-            for c in public:
-                out.print(f"    {describe_location(m, c)}")
-        else:
-            out.print(f"\n[bold]{title}[/bold]: your cards:")
-            for c in info["cards"]:
-                out.print(f"    {describe_location(m, c)}")
-    sheet = info["sheet"]
-    out.print(draw_sheet(m, set(sheet["circled"]), set(sheet["crossed"]), set(sheet["exact"]),
-                         required, legend=rnd == 0))
-    b = state.score_breakdown(0)
-    out.print(f"Score so far: {b['total']} (highways {b['highways']}, types {b['types']}, "
-              f"regions {b['regions']}, exact {b['exact']})")
-
-
 def parse_c2c_move(state: Any, m: CoastMap, text: str) -> int:
     """The action a player typed (``cross NAME``, ``circle NAME with CARD``,
     ``circle NAME`` when one card fits), or a SolversError giving the reason
     the move is not legal here."""
     legal = state.legal_actions()
     n = m.n
-    info = state.information_state(0)
+    info = state.information_state(state.current_player())
     cards, used = info["cards"], set(info["used"])
     circled, crossed = set(info["sheet"]["circled"]), set(info["sheet"]["crossed"])
     words = text.strip()
@@ -249,66 +246,19 @@ def _why_not(m: CoastMap, loc: int, card: int, cards: list[int], used: set[int],
     return f"'circle {name} with {card_name}' is not a legal move here"
 
 
-def _ask(state: Any, ai: Any, m: CoastMap, required: set[int]):
-    from .render_c2c import draw_sheet
-
-    moves = [state.action_to_string(a) for a in state.legal_actions()]
-
-    def list_moves(_: str = "") -> None:
-        for i, mv in enumerate(moves, start=1):
-            out.print(f"  {i:>3}. {mv}")
-
-    def draw(_: str = "") -> None:
-        sheet = state.information_state(0)["sheet"]
-        out.print(draw_sheet(m, set(sheet["circled"]), set(sheet["crossed"]), set(sheet["exact"]),
-                             required, legend=True))
-
-    def info(arg: str) -> None:
-        if not arg:
-            for loc in m.locations:
-                out.print(f"  {describe_location(m, loc.id)}")
-            return
-        try:
-            out.print(f"  {describe_location(m, m.location(arg).id)}")
-        except SolversError as e:
-            out.print(f"  {e}")
-
-    list_moves()
-    note = VALUE_SOLO if state.game.num_players == 1 else VALUE_MULTI
-    return ask_move(state, ai, lambda text: parse_c2c_move(state, m, text), help_line=HELP_LINE,
-                    value_note=note,
-                    commands={"map": draw, "sheet": draw, "moves": list_moves, "info": info})
-
-
-def _end_screen(state: Any, m: CoastMap, required: set[int], players: int,
-                challenge: str | None, time_limit: float) -> None:
-    scores = state.scores()
-    names = [l.name for l in m.locations]
-    if players == 1:
-        won = state.challenge_won()
-        verdict = "" if won is None else ("Challenge won! " if won else "Challenge lost (scores 0). ")
-        out.print(f"[bold]{verdict}Final score: {scores[0]}[/bold]")
-        circled = set(state.information_state(0)["sheet"]["circled"])
-        missed = sorted(required - circled)
-        if missed:
-            out.print("Required locations not circled: " + ", ".join(names[c] for c in missed))
-    else:
-        out.print("Final scores: " + ", ".join(f"player {p}: {s}" for p, s in enumerate(scores)))
-        r = state.returns()
-        out.print("Winner: " + " and ".join(f"player {p}" for p, x in enumerate(r) if x > 0))
-    _hindsight(state, m, challenge if players == 1 else None, time_limit)
-
-
-def _hindsight(state: Any, m: CoastMap, challenge: str | None, time_limit: float) -> None:
+def _hindsight(state: Any, m: CoastMap, challenge: str | None, time_limit: float,
+               seat: int = 0) -> None:
     """The best play of the cards player 0 saw, with every card known in advance."""
     from solvers.optimize.c2c import hindsight_optimum
 
     from .c2c import print_plan
+    from .common import out
 
     players = state.game.num_players
     dealt = _chance_cards(state)
     setup = 2 * players + 2 if players > 1 else 4
-    deal = (dealt[0:2] + dealt[2 * players: setup] if players > 1 else dealt[:4]) + dealt[setup:]
+    deal = (dealt[2 * seat: 2 * seat + 2] + dealt[2 * players: setup] if players > 1
+            else dealt[:4]) + dealt[setup:]
     ch = None if challenge is None else m.location(challenge).id
     out.print("\n[bold]With hindsight[/bold] (your cards, every one known in advance):")
     try:
@@ -320,111 +270,9 @@ def _hindsight(state: Any, m: CoastMap, challenge: str | None, time_limit: float
         out.print("  no play of this deal wins the challenge (proven): the shuffle was against you.")
         return
     if result.plan is None:
-        out.print(f"  no plan found within {time_limit:g} s (--time-limit).")
+        out.print(f"  no plan found within {time_limit:g} s.")
         return
     proven = "proven best" if result.status == "optimal" else f"best found; at most {result.bound}"
     out.print(f"  best possible score: [bold]{result.score}[/bold] ({proven}); you scored "
-              f"{state.scores()[0]}.")
+              f"{state.scores()[seat]}.")
     print_plan(m, result.plan, deal, ch)
-
-
-def game_record(state: Any, challenge: str | None, map_file: str | None, seed: int) -> dict:
-    """The game so far in the engine's history-position format (module docstring).
-
-    A finished game is recorded whole. An unfinished one is recorded as
-    player 0 knows it (it is saved at player 0's prompt): without the seed,
-    which would tell the cards still to come ("seed": null; every card dealt
-    so far is a move of the record, so it replays all the same), and, in the
-    setup of a game with several players, with the other seats' private
-    cards re-dealt from the cards player 0 has not seen
-    (:func:`solvers.agents.base.seat_view`)."""
-    history = list(state.history)
-    if not state.is_terminal() and state.game.num_players > 1 and state.round == 0:
-        from solvers.agents.base import seat_view
-
-        view = seat_view(state, 0)
-        dealt = view.order[:view.pos]
-        history = dealt + history[len(dealt):]
-    replay = state.game.new_initial_state(seed=seed)
-    moves = []
-    for a in history:
-        moves.append(replay.action_to_string(a))
-        replay.apply_action(a)
-    options: dict[str, Any] = {}
-    if challenge is not None:
-        options["challenge"] = state.game.map.locations[state.game.map.location(challenge).id].name
-    if map_file is not None:
-        options["map"] = os.path.abspath(map_file)
-    return {"game": "c2c", "players": state.game.num_players, "options": options,
-            "seed": seed if state.is_terminal() else None, "moves": moves}
-
-
-def _record_text(record: dict) -> str:
-    return json.dumps(record, indent=1) + "\n"
-
-
-def save_game(record: dict, path: str) -> str:
-    """Write a game record as JSON, all at once (:func:`solvers.files.write_atomic`:
-    a failure leaves no half a file); the absolute path written."""
-    return write_atomic(path, _record_text(record), "game file")
-
-
-#: Names tried for an unfinished game that may not replace an existing file.
-MAX_SIDE_NAMES = 100
-
-
-def save_unfinished(record: dict, path: str) -> str:
-    """Write an unfinished game to ``path`` only if no file is there; else
-    next to it as ``NAME-unfinished.json`` (``-unfinished-2``, ...: the first
-    free name), so that a game abandoned early never replaces a file, which
-    may hold a finished game. The absolute path written."""
-    stem, ending = os.path.splitext(path)
-    names = [path] + [f"{stem}-unfinished{'' if k == 1 else f'-{k}'}{ending or '.json'}"
-                      for k in range(1, MAX_SIDE_NAMES + 1)]
-    for name in names:
-        try:
-            return write_atomic(name, _record_text(record), "game file", replace=False)
-        except FileExistsError:
-            continue
-    raise SolversError(f"cannot save the unfinished game next to {path}: "
-                       f"{names[1]} to {names[-1]} all exist")
-
-
-def _offer_save(state: Any, challenge: str | None, map_file: str | None, seed: int,
-                save_file: str | None) -> None:
-    """Save with --save; on a terminal without it, offer to (Enter skips).
-    Piped input is never asked, so a script cannot hang here.
-
-    The rule, so that nothing is lost: a finished game replaces the --save
-    file; an unfinished (abandoned) one never replaces an existing file and
-    goes next to it instead (:func:`save_unfinished`), the message says
-    where. A name typed at the offer that exists is replaced only when the
-    player says yes."""
-    record = game_record(state, challenge, map_file, seed)
-    finished = state.is_terminal()
-    if save_file is not None:
-        where = save_game(record, save_file) if finished else save_unfinished(record, save_file)
-        if where != os.path.realpath(save_file):
-            out.print(f"{save_file} exists and this game is unfinished, so that file is kept.")
-        out.print(f"Game saved to {where} (the deal and every move, JSON).")
-        return
-    if not sys.stdin.isatty():
-        return
-    while True:
-        try:
-            path = click.prompt("Save this game for review? File name (Enter: no)", default="",
-                                show_default=False).strip()
-            if not path:
-                return
-            try:
-                check_output_path(path, "save")
-            except SolversError as e:
-                out.print(f"  {e}")
-                continue
-            if os.path.exists(path) and not click.confirm(f"{path} exists: replace it?",
-                                                          default=False):
-                continue
-        except (click.exceptions.Abort, EOFError):
-            return
-        out.print(f"Game saved to {save_game(record, path)} (the deal and every move, JSON).")
-        return

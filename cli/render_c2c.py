@@ -4,6 +4,8 @@ the columns. Presentation only; the rules live in solvers.games.c2c."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from solvers.games.c2c.data import CoastMap
 
 CELL = 5          # "[ABC]"
@@ -16,8 +18,8 @@ def short_codes(m: CoastMap) -> dict[int, str]:
     return m.codes
 
 
-def draw_sheet(m: CoastMap, circled: set[int], crossed: set[int] = frozenset(),
-               exact: set[int] = frozenset(), required: set[int] = frozenset(),
+def draw_sheet(m: CoastMap, circled: set[int], crossed: AbstractSet[int] = frozenset(),
+               exact: AbstractSet[int] = frozenset(), required: AbstractSet[int] = frozenset(),
                legend: bool = True) -> str:
     """The sheet as lines of text.
 
@@ -63,7 +65,7 @@ def draw_sheet(m: CoastMap, circled: set[int], crossed: set[int] = frozenset(),
             else:
                 inside = any(
                     a < c < b and (grid[(row, a)], grid[(row, b)]) in solid
-                    for a, b in zip(ids_in_row, ids_in_row[1:])
+                    for a, b in zip(ids_in_row, ids_in_row[1:], strict=False)
                 )
                 through = any(a < row < b for a, b in spans.get(c, []))
                 fill = "─" if inside else " "
@@ -73,7 +75,7 @@ def draw_sheet(m: CoastMap, circled: set[int], crossed: set[int] = frozenset(),
                 here is not None or any(a < c for a in ids_in_row)
             ) and nxt is not None and any(
                 a <= c < b and (min(grid[(row, a)], grid[(row, b)]), max(grid[(row, a)], grid[(row, b)])) in solid
-                for a, b in zip(ids_in_row, ids_in_row[1:])
+                for a, b in zip(ids_in_row, ids_in_row[1:], strict=False)
             )
             text += "─" * GAP if joined else " " * GAP
         lines.append(text.rstrip())
@@ -88,6 +90,6 @@ def draw_sheet(m: CoastMap, circled: set[int], crossed: set[int] = frozenset(),
         lines.append("[ABC] circled   {ABC} exact match   xABCx crossed off   !abc required, missing")
         names = [f"{codes[l.id]} {l.name}" for l in m.locations]
         half = (len(names) + 1) // 2
-        for a, b in zip(names[:half], names[half:] + [""]):
-            lines.append(f"  {a:<42}{b}")
+        for left, right in zip(names[:half], names[half:] + [""], strict=False):
+            lines.append(f"  {left:<42}{right}")
     return "\n".join(lines)

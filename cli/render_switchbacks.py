@@ -66,7 +66,7 @@ def draw_map(state: Any, color: bool = True) -> str:
     xs = {h: q + r / 2 for h, (q, r) in enumerate(m.hexes)}
     xmin = min(xs.values())
     rows: dict[int, list[int]] = {}
-    for h, (q, r) in enumerate(m.hexes):
+    for h, (_q, r) in enumerate(m.hexes):
         rows.setdefault(r, []).append(h)
     complete = complete_hexes(state) if color else set()
     lines = []

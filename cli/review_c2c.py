@@ -3,6 +3,8 @@ against the strong online player's judgement at each decision."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from solvers.data import read_json
@@ -49,32 +51,75 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
     if as_json:
         print_json(r.as_dict(top))
         return
+    for line in hindsight_lines(r, top):
+        out.print(line)
+
+
+def hindsight_lines(r: Any, top: int) -> list[str]:
+    """The report of :func:`solvers.games.c2c.review.review_game` as lines
+    (rich markup: bold)."""
+    lines = []
     title = "Review" + ("" if r.challenge is None else f", challenge {r.challenge}")
-    out.print(f"[bold]{title}[/bold]")
+    lines.append(f"[bold]{title}[/bold]")
     won = "" if r.won is None else (" (challenge won)" if r.won else " (challenge lost)")
-    out.print(f"Your score: [bold]{r.score}[/bold]{won}")
+    lines.append(f"Your score: [bold]{r.score}[/bold]{won}")
     if r.hindsight_status == "infeasible":
-        out.print("With hindsight: this deal could not win the challenge, whatever the play (proven).")
+        lines.append("With hindsight: this deal could not win the challenge, whatever the play (proven).")
     else:
         proven = "proven" if r.hindsight_status == "optimal" else f"best found, {r.hindsight_status}"
-        out.print(f"With hindsight: {r.hindsight_score} ({proven})"
-                  + ("; the challenge could have been won" if r.hindsight_won else ""))
+        lines.append(f"With hindsight: {r.hindsight_score} ({proven})"
+                     + ("; the challenge could have been won" if r.hindsight_won else ""))
     if r.lost_in_round is not None:
         when = "at the setup" if r.lost_in_round == 0 else f"in round {r.lost_in_round}"
-        out.print(f"It was lost {when}: after those moves no play could win it "
-                  "(hindsight, with your moves so far fixed).")
+        lines.append(f"It was lost {when}: after those moves no play could win it "
+                     "(hindsight, with your moves so far fixed).")
     if r.points_lost is not None:
         stages = ["setup"] + [f"round {k}" for k in range(1, len(r.points_lost))]
-        out.print("Points left behind against hindsight (the best score still possible after "
-                  "each stage's moves): "
-                  + ", ".join(f"{s} {p}" for s, p in zip(stages, r.points_lost)) + ".")
+        lines.append("Points left behind against hindsight (the best score still possible after "
+                     "each stage's moves): "
+                     + ", ".join(f"{s} {p}" for s, p in zip(stages, r.points_lost, strict=True)) + ".")
     worst = r.costliest(top)
     if not worst:
-        out.print("No decision cost anything by the online player's estimate.")
-        return
-    out.print("Costliest decisions (expected points lost, as judged with the cards seen then):")
+        lines.append("No decision cost anything by the online player's estimate.")
+        return lines
+    lines.append("Costliest decisions (expected points lost, as judged with the cards seen then):")
     for d in worst:
         rates = ("" if d.played_win_rate is None else
                  f", win chance {d.played_win_rate:.0%} -> {d.preferred_win_rate:.0%}")
-        out.print(f"  round {d.round}, decision {d.index + 1}: played '{d.played}', "
-                  f"prefer '{d.preferred}' (-{d.cost:.1f}{rates})")
+        lines.append(f"  round {d.round}, decision {d.index + 1}: played '{d.played}', "
+                     f"prefer '{d.preferred}' (-{d.cost:.1f}{rates})")
+    return lines
+
+
+class HindsightExtra:
+    """What ``solve c2c review`` adds to the generic review of a finished
+    solo game (``GameInfo.review_extra``, :mod:`solvers.cli.review`): the
+    score against hindsight on the same deal and the online player's
+    costliest decisions, as :func:`solvers.games.c2c.review.review_game`."""
+
+    options = [
+        click.Option(["--samples"], type=click.IntRange(1), default=48, show_default=True,
+                     help="Solo: re-dealt futures judging each decision for the hindsight report."),
+        click.Option(["--time-limit"], type=seconds_type(0.1), default=30.0, show_default=True,
+                     metavar="S", help="Solo: seconds allowed to the hindsight solve."),
+    ]
+
+    def run(self, record: Any, seed: int, top: int, samples: int = 48,
+            time_limit: float = 30.0) -> tuple[dict, list[str]] | None:
+        from solvers.games.c2c.record import history_position
+        from solvers.games.c2c.review import review_game
+
+        if record.players != 1:
+            return None
+        if record.returns is None:
+            raise SolversError("the game is not finished: the hindsight report needs every card dealt")
+        r = review_game(history_position(record), samples=samples, seed=seed, time_limit=time_limit)
+        return r.as_dict(top), [_plain(line) for line in hindsight_lines(r, top)]
+
+
+def _plain(line: str) -> str:
+    return line.replace("[bold]", "").replace("[/bold]", "")
+
+
+#: The hook ``GameInfo.review_extra`` names.
+EXTRA = HindsightExtra()

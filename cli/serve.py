@@ -88,6 +88,11 @@ def serve(host: str, port: int, open_browser: bool, searches: int | None) -> Non
         import webbrowser
 
         webbrowser.open(url)
+    # Concurrent searches share the cores: each takes its part by default.
+    from solvers.parallel import default_workers
+    from solvers.search.mcts import set_thread_allowance
+
+    set_thread_allowance(max(1, default_workers() // (searches or default_workers())))
     app = create_app(host=(host, sock.getsockname()[0]), port=real_port, searches=searches)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=2 << 20,
                             lifespan="off")

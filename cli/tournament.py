@@ -10,8 +10,18 @@ from solvers.errors import SolversError
 from solvers.registry import game_info, games
 from solvers.tournament import TournamentResult, run_tournament, split_agent_list
 
-from .common import (MAX_GAMES, SEED, backend_options, default_workers, out, percent, plural,
-                     print_json, progress, start_backend)
+from .common import (
+    MAX_GAMES,
+    SEED,
+    backend_options,
+    default_workers,
+    out,
+    percent,
+    plural,
+    print_json,
+    progress,
+    start_backend,
+)
 
 
 @click.command("tournament")
@@ -38,14 +48,16 @@ from .common import (MAX_GAMES, SEED, backend_options, default_workers, out, per
                    "A game's options are listed by 'solve engine' (hello).")
 @click.option("--challenge", metavar="NAME",
               help="Short for --option challenge=NAME (games with a challenge card, e.g. c2c).")
-@click.option("--map", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Short for --option map=FILE: another map or player sheet in the JSON "
-                   "schema of the game's built-in one.")
+@click.option("--data", "data_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="The game's data file (another map, player sheet, card set or island in "
+                   "the JSON schema of the built-in one): short for --option NAME=FILE with "
+                   "the game's file option (map, cards, board).")
+@click.option("--map", "map_file", hidden=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...], games: int,
                players: int | None, seed: int, workers: int | None,
                game_options: tuple[str, ...], challenge: str | None, map_file: str | None,
-               as_json: bool, backend: str, address: str | None) -> None:
+               as_json: bool, backend: str, address: str | None, data_file: str | None) -> None:
     """Agents play GAME against each other; win rates and mean scores.
 
     \b
@@ -72,7 +84,15 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
         specs = [s.strip() for s in agent_each]
     else:
         raise click.UsageError("give the agents, e.g. --agents mcts:time=1,greedy")
-    options = parse_game_options(name, game_options, challenge=challenge, map=map_file)
+    shorthands: dict[str, str | None] = {"challenge": challenge, "map": map_file}
+    if data_file is not None:
+        files = game_info(name).file_options
+        if not files:
+            raise SolversError(f"--data: {name} takes no data file")
+        if shorthands.get(files[0].name) not in (None, data_file):
+            raise click.UsageError(f"--data and --{files[0].name} name two files: give one")
+        shorthands[files[0].name] = data_file
+    options = parse_game_options(name, game_options, **shorthands)
     start_backend(backend, address, workers)
     if workers is None:
         workers = default_workers() if backend == "local" else None

@@ -98,7 +98,7 @@ def test_play_a_whole_game_from_scripted_input(capsys, monkeypatch):
     assert code == 0, err
     assert "'foo' is not a legal move" in out
     assert "Depot:" in out and "Landmarks:" in out and "Your hand (2):" in out
-    assert "Final scores: player 0:" in out
+    assert "Final scores: you:" in out
     assert "you: take" in out and "player 1: " in out
 
 

@@ -1,6 +1,7 @@
 """The `solve c2c` command: bad input gives one line and exit code 2."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -189,3 +190,19 @@ def test_play_quits_cleanly(capsys, monkeypatch):
                          "--ai", "random", stdin="quit\n", monkeypatch=monkeypatch)
     assert code == 0, err
     assert "abandoned" in out
+
+
+def test_deal_with_no_itinerary_within_the_time_limit(capsys, monkeypatch):
+    # CP-SAT can stop at the time limit without any solution ("unknown"): the
+    # report says so in one line instead of drawing a plan it does not have.
+    import solvers.optimize.c2c as opt
+
+    def no_solution(deal, **_kwargs):
+        return opt.HindsightResult("unknown", None, None, None, None, 0.1, list(deal))
+
+    monkeypatch.setattr(opt, "hindsight_optimum", no_solution)
+    deal = Path(__file__).resolve().parents[1] / "examples" / "c2c-deal.txt"
+    code, out, err = run(capsys, "c2c", "--deal", deal, "--time-limit", "0.1")
+    assert code == 0, err
+    assert "no itinerary found within the time limit" in out.lower()
+    assert "Traceback" not in err

@@ -22,7 +22,6 @@ GAMES = [("santacruz", ["--players", "3", "--no-color"], "auto", True),
          ("bigsur", ["--players", "3", "--no-color"], "auto", True),
          ("switchbacks", ["--players", "3", "--no-color"], "auto", False),
          ("c2c", ["--players", "3"], "1", True)]
-MODULES = {"santacruz": "santacruz", "bigsur": "bigsur", "switchbacks": "switchbacks", "c2c": "play_c2c"}
 
 
 @pytest.mark.parametrize("name, extra, typed, secrets", GAMES, ids=[g[0] for g in GAMES])
@@ -48,10 +47,8 @@ def test_the_terminal_never_names_a_hidden_ai_move(capsys, monkeypatch, name, ex
             announce(seat, move)
         return loop(state, ai, tell)
 
+    # Every game's play loop (solvers.cli.verbs) calls it through the module.
     monkeypatch.setattr(common, "play_until_seat_zero", recording_loop)
-    module = importlib.import_module(f"solvers.cli.{MODULES[name]}")
-    if hasattr(module, "play_until_seat_zero"):
-        monkeypatch.setattr(module, "play_until_seat_zero", recording_loop)
     code, out, err = run(capsys, name, "play", *extra, "--ai", "random", "--seed", "3",
                          stdin=f"{typed}\n" * 600, monkeypatch=monkeypatch)
     assert code == 0, err
@@ -71,10 +68,10 @@ def test_the_terminal_never_names_a_hidden_ai_move(capsys, monkeypatch, name, ex
     assert shown > 0 and (hidden > 0) == secrets
 
 
-def test_a_switchbacks_position_saved_at_the_prompt_tells_only_what_its_seat_knows(tmp_path):
-    """``save FILE`` during play writes the view of the human's seat: two
-    games that differ only in tiles that seat cannot see save the same file;
-    written as they really are (the control), the files differ."""
+def test_a_switchbacks_game_saved_at_the_prompt_tells_only_what_its_seat_knows(tmp_path):
+    """``save FILE`` during play writes the game through the human's eyes:
+    two games that differ only in tiles that seat cannot see save the same
+    file; written by the referee (the control), the files differ."""
     import json
     import sys as _sys
     from pathlib import Path
@@ -82,8 +79,10 @@ def test_a_switchbacks_position_saved_at_the_prompt_tells_only_what_its_seat_kno
     _sys.path.insert(0, str(Path(__file__).parent))
     from test_seat_view import hidden_deal_twin, played
 
-    from solvers.cli.switchbacks import save_position
+    from solvers.cli.verbs import Play
+    from solvers.registry import game_info
 
+    info = game_info("switchbacks")
     found = 0
     for seed in range(6):
         state = played("switchbacks", 3, seed, 0.3)
@@ -94,36 +93,39 @@ def test_a_switchbacks_position_saved_at_the_prompt_tells_only_what_its_seat_kno
         files = []
         for i, s in enumerate((state, twin)):
             for viewer in (seat, None):
+                session = Play(info, s.game, seed, ai=None, seat=viewer)
+                session.state = s
                 path = tmp_path / f"{seed}-{i}-{viewer}.json"
-                save_position(s, str(path), viewer=viewer)
-                files.append(json.loads(path.read_text()))
-        assert files[0] == files[2]          # seat 0's view: the same
-        assert files[1] != files[3]          # the real positions: not
+                session.write(str(path))
+                files.append(path.read_bytes())
+        assert files[0] == files[2]          # the seat's view: byte for byte the same
+        assert files[1] != files[3]          # the referee's: not
+        assert json.loads(files[0])["seat"] == seat
         found += 1
     assert found >= 2
 
 
 def test_an_unfinished_c2c_game_is_saved_as_player_0_knows_it(capsys, monkeypatch, tmp_path):
     """A game abandoned at player 0's prompt is saved without the seed (which
-    tells the cards to come) and, in the setup, with the other seats'
-    private cards re-dealt: it replays to a position player 0 cannot tell
-    from the real one, while the real private cards are not in the file."""
+    tells the cards to come) and without the other seats' private cards,
+    while player 0's own cards are named (the control)."""
     import json
 
     import solvers
-    from solvers.engine.positions import load_position
 
-    other_cards_hidden = 0
-    for seed in range(4):
+    for seed in range(3):
         path = tmp_path / f"g{seed}.json"
         code, _, err = run(capsys, "c2c", "play", "--players", "3", "--seed", seed, "--save", path,
                            stdin="", monkeypatch=monkeypatch)
         assert code == 0, err
-        record = json.loads(path.read_text())
-        assert record["seed"] is None
+        text = path.read_text()
+        record = json.loads(text)
+        assert record["seat"] == 0 and "seed" not in json.dumps(record.get("meta", {}))
         real = solvers.load_game("c2c", players=3).new_initial_state(seed=seed)
         real.apply_seeded_chance()
-        _, saved, _ = load_position(record)
-        assert saved.information_state(0) == real.information_state(0)
-        other_cards_hidden += saved.order[2:6] != real.order[2:6]
-    assert other_cards_hidden >= 3
+        names = [l.name for l in real.game.map.locations]
+        moves = " | ".join(s["move"] for s in record["steps"])
+        for card in real.order[0:2]:                       # player 0's private cards
+            assert names[card] in moves
+        for card in real.order[2:6]:                       # the others' private cards
+            assert f"deal {names[card]}" not in moves

@@ -68,6 +68,7 @@ EXAMPLES = {
     "IllegalActionError": lambda c: c("'cross Nowhere' is not a legal move here"),
     "UnknownNameError": lambda c: c("location", "Hollywod", NAMES),
     "RequestError": lambda c: c("bad_request", "'time' should be seconds"),
+    "Cancelled": lambda c: c("the review was cancelled"),
 }
 
 
@@ -211,7 +212,7 @@ def test_position_file_with_a_byte_order_mark(capsys, tmp_path, command):
         assert code == 0, err
         assert json.loads(out)["to_move"] == pos["to_move"]
     else:
-        assert code == 2 and "gave up" in one_error_line(err)
+        assert code == 2 and "too large: 10 nodes searched" in one_error_line(err)
 
 
 def test_map_file_with_a_byte_order_mark(capsys, tmp_path):

@@ -54,7 +54,8 @@ def test_help_and_info(capsys, monkeypatch):
                             "--seed", "2", "--ai", "greedy")
     assert code == 0
     replies = out.split("Your move:")[1:4]
-    assert "'hint' asks the AI" in replies[0]
+    assert "hint, ?" in replies[0] and "the AI's three best moves" in replies[0]
+    assert "undo" in replies[0] and "save [FILE]" in replies[0]
     sn = MAP.locations[0]
     for reply in replies[1:3]:
         assert f"{sn.name} ({MAP.codes[0]}): highway {sn.highway}, region {sn.region}" in reply
@@ -123,20 +124,21 @@ def test_end_screen_names_the_missed_locations_and_the_hindsight_best(capsys, mo
     if missed:
         line = next(l for l in out.splitlines() if l.startswith("Required locations not circled"))
         assert sorted(line.split(": ", 1)[1].split(", ")) == sorted(NAMES[c] for c in missed)
-    assert "value: the AI's estimate of your final score" in out       # the hint explained
+    assert "chance to win the challenge" in out                        # the hint explained
     best = hindsight_optimum(shuffle_deal(challenge, seed), challenge=challenge)
     if best.status == "infeasible":
         assert "no play of this deal wins the challenge" in out
     else:
         assert f"best possible score: {best.score}" in out
     # The saved game replays to the same final sheet.
-    from solvers.engine.positions import load_position
+    from solvers.record import load_record
 
     record = json.loads(saved.read_text())
-    assert record["options"] == {"challenge": challenge} and record["seed"] == seed
-    assert [m for m in record["moves"] if m.startswith("deal ")] == \
+    assert record["options"] == {"challenge": challenge} and record["seat"] == 0
+    assert [s["move"] for s in record["steps"] if s["mover"] == "chance"] == \
         [f"deal {NAMES[c]}" for c in shuffle_deal(challenge, seed)]
-    _, state, _ = load_position(record)
+    loaded = load_record(record)
+    state = loaded.state_at(len(loaded.steps))
     assert state.is_terminal() and state.scores() == final.scores()
     assert f"Game saved to {saved}" in out
 
@@ -176,7 +178,7 @@ def test_the_tile_drawn_is_announced(capsys, monkeypatch):
             state.apply_action(agent.step(state))
     assert state.is_chance_node() and state.step == "draw"
     drawn = state.order[state.pos]
-    assert f"you draw tile {drawn}" in out
+    assert f"chance: player 0 draws {drawn}" in out
 
 
 def test_hike_prompt_names_only_what_is_offered():
@@ -209,7 +211,7 @@ def test_hint_explains_the_win_share_and_save_writes_a_position(capsys, monkeypa
                            "--ai", "mcts:iterations=50", "--seed", "7")
     assert code == 0
     assert out.count("win share: the AI's estimate") == 1
-    assert f"Position saved to {pos}" in out
+    assert f"Saved to {pos}" in out
     code, out, err = run(capsys, "switchbacks", "analyse", pos, "--iterations", "50", "--json")
     assert code == 0, err
     state = solvers.load_game("switchbacks", 2).new_initial_state(seed=7)
@@ -247,17 +249,18 @@ def test_one_tile_is_singular(capsys, tmp_path):
 
 
 def test_endgame_says_why_its_line_stops(capsys):
-    from solvers.cli.switchbacks import _endgame_out
+    from solvers.cli.verbs import print_endgame
+    from solvers.registry import game_info
 
     state = solvers.load_game("switchbacks", 2).new_initial_state(seed=1)
     state.apply_seeded_chance()
     data = {"exact": True, "samples": 0, "to_move": 0, "value": [0.6, 0.4],
             "best": "explore 3 on hex 17", "line": ["explore 3 on hex 17"], "line_scores": None,
             "moves": [], "nodes": 5, "seconds": 0.1}
-    _endgame_out(data, state, as_json=False)
+    print_endgame(game_info("switchbacks"), data, state)
     out = capsys.readouterr().out
     assert "Best line: explore 3 on hex 17" in out
-    assert "stops at the next tile drawn" in out
+    assert "stops at the next chance event" in out
 
 
 @pytest.mark.parametrize("ai,needle,absent", [

@@ -86,7 +86,7 @@ def test_bad_agent_spec(capsys, position_file):
 def test_too_large_endgame_gives_one_line(capsys, position_file):
     code, _, err = run(capsys, "switchbacks", "endgame", position_file(OPENING), "--max-nodes", "1000")
     assert code == 2
-    assert "gave up" in one_error_line(err)
+    assert "too large: 1000 nodes searched" in one_error_line(err)
 
 
 # ------------------------------------------------------------- analyse
@@ -160,7 +160,7 @@ def test_play_a_whole_game_from_scripted_input(capsys, monkeypatch):
     assert code == 0, err
     assert "tile 99 is not in your hand" in out
     assert "'foo' is not a legal move" in out
-    assert "Final scores: player 0:" in out
+    assert "Final scores: you:" in out
     assert "you: explore" in out and "player 1 (b): explore" in out
 
 
