@@ -28,7 +28,7 @@ extensions = [
 ]
 
 setup(
-    packages=find_packages("src", exclude=["_core", "_core.*"]) + ["solvers._core", "solvers.cli"],
+    packages=find_packages("src", exclude=["_core", "_core.*"]) + ["solvers._core", "solvers.cli", "solvers.rules"],
     ext_modules=cythonize(
         extensions,
         include_path=[str(CORE)],
