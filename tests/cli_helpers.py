@@ -4,6 +4,13 @@ check that a refusal is one clean line."""
 from __future__ import annotations
 
 import io
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
 
 from solvers.cli.main import main
 
@@ -23,3 +30,49 @@ def one_error_line(err):
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
+
+
+def _read_some(master: int, wait: float) -> bytes | None:
+    """What the terminal printed within ``wait`` seconds (b"" for nothing),
+    or None once it is closed."""
+    ready, _, _ = select.select([master], [], [], wait)
+    if not ready:
+        return b""
+    try:
+        return os.read(master, 65536)
+    except OSError:
+        return None
+
+
+def run_in_terminal(argv: list[str], replies: list[tuple[str, str]], timeout: float = 60.0) -> str:
+    """Run ``solve ARGV`` in a pseudo-terminal; for each (pattern, line),
+    wait for the pattern in the output, then type the line. The output."""
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "200", "TERM": "xterm"}
+    proc = subprocess.Popen([sys.executable, "-c", "from solvers.cli.main import run; run()", *argv],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + timeout
+    try:
+        for pattern, line in replies:
+            while not re.search(pattern.encode(), seen):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"timed out waiting for {pattern!r}:\n{seen.decode()[-2000:]}")
+                more = _read_some(master, 0.5)
+                if more is None:
+                    break
+                seen += more
+            seen += b"\n<<typed>>\n"
+            os.write(master, line.encode() + b"\r")
+        while proc.poll() is None and time.monotonic() < deadline:
+            more = _read_some(master, 0.2)
+            if more is None:
+                break
+            seen += more
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(master)
+    return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", seen.decode(errors="replace"))

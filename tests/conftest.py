@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 
@@ -6,7 +8,25 @@ def pytest_addoption(parser):
                      help="also run the long sweeps marked 'slow'")
 
 
+def pytest_configure(config):
+    # Test modules that size a hypothesis run at import time read this
+    # (tests/test_engine_fuzz.py): the full sweep only with --runslow.
+    os.environ["SOLVERS_TEST_RUNSLOW"] = "1" if config.getoption("--runslow") else "0"
+    # The secret that signs kernel views in game records (solvers.record):
+    # one for this run, outside the user's home.
+    if "SOLVERS_CONFIG_DIR" not in os.environ:
+        import tempfile
+
+        os.environ["SOLVERS_CONFIG_DIR"] = tempfile.mkdtemp(prefix="solvers-config-")
+
+
 def pytest_collection_modifyitems(config, items):
+    # Under pytest-xdist (`-n auto --dist loadgroup`, the README's command)
+    # the tests on a real local Ray instance share one worker: two Ray
+    # instances starting side by side on a small machine time out.
+    for item in items:
+        if item.path.name == "test_parallel.py":
+            item.add_marker(pytest.mark.xdist_group("ray"))
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="long sweep: run with --runslow")

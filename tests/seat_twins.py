@@ -205,3 +205,19 @@ def referee_run(session: Session, requests: list[dict]) -> list[str]:
         if r["cmd"] == "go" and "result" in reply and seat_to_move != 0:
             lines.append(normal(session.handle({"cmd": "apply", "action": reply["result"]["action"]})))
     return lines
+
+
+def assert_twins_draw_alike(name: str, players: int, draw) -> None:
+    """``draw(state, seat, color)`` (a terminal renderer) shows seat 0 the
+    same screen, in colour and without, on the twins of ``name``; the
+    control: the full view (seat None) tells them apart."""
+    from solvers.engine.positions import load_position
+
+    a, b, hidden = twin_positions(name, players)
+    _, one, _ = load_position(a)
+    _, two, _ = load_position(b)
+    for state in (one, two):
+        state.apply_seeded_chance()
+    assert draw(one, 0, color=True) == draw(two, 0, color=True)
+    assert draw(one, 0, color=False) == draw(two, 0, color=False)
+    assert draw(one, None, color=False) != draw(two, None, color=False), hidden

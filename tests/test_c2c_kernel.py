@@ -127,7 +127,7 @@ def play_out(state, seed):
 def test_lockstep_with_reference(players, challenge, sweep):
     kgame, rgame = CoastToCoastKernel(players, challenge), CoastToCoast(players, challenge)
     games = 500 if players < 3 else 400
-    for seed in range(sweep(games, games // 3)):
+    for seed in range(sweep(games, games // 6)):
         lockstep(kgame, rgame, 1000 * players + seed)
 
 

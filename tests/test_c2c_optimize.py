@@ -8,6 +8,9 @@ from solvers.errors import SolversError
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.reference import CoastToCoast
 from solvers.optimize.c2c import (
+    _required_cards_missing, _Sheet, Deal, ShuffleJob,
+)
+from solvers.optimize.c2c import (
     beam_plan, best_over_shuffles, ceiling, hindsight_optimum, obviously_lost, replay_plan,
     shuffle_deal, shuffle_seeds, wilson_interval,
 )
@@ -60,6 +63,14 @@ def _points(mask):
     return total
 
 
+def _bits(mask):
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None, round_one=None):
     """The same search on bit masks: cross off, then circle while any card can
     (the setup's cross-off ``setup_cross`` when given, and round 1's moves
@@ -71,9 +82,8 @@ def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None, round_one
 
     def touching(circled):
         out = 0
-        for m in range(MAP.n):
-            if circled >> m & 1:
-                out |= MAP.neighbours[m]
+        for m in _bits(circled):
+            out |= MAP.neighbours[m]
         return out
 
     def round_value(r, circled, crossed):
@@ -104,16 +114,15 @@ def mask_brute_force(deal, challenge=None, rounds=2, setup_cross=None, round_one
             if used >> c & 1:
                 continue
             options = MAP.matches[c] & free
-            for l in range(MAP.n):
+            for l in _bits(options):
                 if r == 1 and round_one is not None and (c, l) not in round_one[1]:
                     continue
-                if options >> l & 1:
-                    moved = True
-                    v = circle_value(r, circled | 1 << l, crossed, used | 1 << c)
-                    if v is not None:
-                        v += MAP.exact_match_points * (c == l)
-                        if best is None or v > best:
-                            best = v
+                moved = True
+                v = circle_value(r, circled | 1 << l, crossed, used | 1 << c)
+                if v is not None:
+                    v += MAP.exact_match_points * (c == l)
+                    if best is None or v > best:
+                        best = v
         if not moved:
             best = round_value(r + 1, circled, crossed)
         memo[key] = best
@@ -549,6 +558,79 @@ def test_precheck_never_contradicts_the_model():
         if obviously_lost(deal, "Cedar Point"):
             res = hindsight_optimum(deal, "Cedar Point", objective=False, time_limit=20)
             assert res.status == "infeasible"
+
+
+def _older_prechecks(deal, challenge, rounds=5):
+    """The two tests obviously_lost had before the flow: a round of four
+    required cards, or more required locations than circles."""
+    need = MAP.required_mask(ID[challenge])
+    rounds_of = [deal[i:i + 4] for i in range(0, len(deal), 4)]
+    return (any(all(need >> k & 1 for k in cs) for cs in rounds_of)
+            or bin(need).count("1") > 3 + 3 * rounds)
+
+
+def test_flow_precheck_matches_exhaustive_search_on_short_games():
+    # Two rounds of Empire State Building: nine required locations for
+    # exactly nine circles. The winnable deal uses every card, so a flow
+    # that lent a round one card too few would call it lost.
+    assert mask_brute_force(ESB_DEAL, ESB, rounds=2) is not None
+    assert not obviously_lost(ESB_DEAL, ESB, rounds=2)
+    caught = 0
+    for seed in (0, 3):
+        deal = shuffle_deal(ESB, seed)[:12]
+        if obviously_lost(deal, ESB, rounds=2) and not _older_prechecks(deal, ESB, rounds=2):
+            caught += 1
+            assert mask_brute_force(deal, ESB, rounds=2) is None
+    assert caught == 2
+
+
+def test_flow_precheck_hand_made_case():
+    # Freedom Trail is required and not in the setup; every card that could
+    # circle it is kept out of the two rounds, so no play wins.
+    ft = ID["Freedom Trail"]
+    need = MAP.required_mask(ID[ESB])
+    helpers = {k for k in range(MAP.n) if MAP.matches[k] >> ft & 1} | {ID[ESB]}
+    free = [k for k in range(MAP.n) if k not in helpers]
+    plain = [k for k in free if not need >> k & 1]
+    wanted = [k for k in free if need >> k & 1]
+    setup, plain = plain[:4], plain[4:]
+    deal = setup + wanted[:2] + plain[:2] + wanted[2:4] + plain[2:4]   # two rounds of 2 + 2
+    assert not _older_prechecks(deal, ESB, rounds=2)
+    d = Deal.of(deal, rounds=2, challenge=ID[ESB])
+    assert _required_cards_missing(_Sheet(MAP, d, need))
+    assert obviously_lost(deal, ESB, rounds=2)
+    assert mask_brute_force(deal, ESB, rounds=2) is None
+
+
+@pytest.mark.parametrize("challenge", ["Wrigley Field", "Space Needle", "Golden Gate Bridge"])
+def test_feasibility_fast_path_agrees_with_cp_sat_alone(challenge):
+    # The precheck and the narrow beams first, against the model solved
+    # from nothing on every shuffle (no precheck, no beam).
+    kinds = set()
+    for i, seed in enumerate(shuffle_seeds(3, 8)):
+        outcome = ShuffleJob(ID[challenge], MAP, 30.0)((i, seed))
+        alone = hindsight_optimum(outcome.deal, challenge, objective=False, beam_width=0,
+                                  time_limit=30)
+        assert alone.status in ("feasible", "infeasible")
+        assert outcome.won is (alone.status == "feasible")
+        kinds.add((outcome.won, outcome.how))
+    assert (True, "model") in kinds
+
+
+def test_a_work_limit_stops_the_solver_the_same_way_twice():
+    deal = shuffle_deal(None, 2026)
+    runs = [hindsight_optimum(deal, work_limit=0.05, time_limit=60)
+            for _ in range(2)]
+    assert runs[0].status == "feasible"          # stopped by the limit, not proven
+    assert runs[0].deterministic_time <= 0.1
+    assert (runs[0].score, runs[0].plan) == (runs[1].score, runs[1].plan)
+    check_replay(deal, runs[0])
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, "1", True])
+def test_a_bad_work_limit_is_one_clear_error(bad):
+    with pytest.raises(SolversError, match="work_limit"):
+        hindsight_optimum(shuffle_deal(None, 1)[:12], rounds=2, work_limit=bad)
 
 
 def test_wilson_interval_known_values():

@@ -531,3 +531,79 @@ def test_history_ordering_keeps_values_when_the_solver_is_reused():
             child = state.clone()
             child.apply_action(a)
             assert_vec(vec, naive(child, True))
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_track_hands_over_the_solver_whose_nodes_count_the_search(backend):
+    state = _near_end_switchbacks(4, 2)
+    seen = []
+    r = solve_endgame(state, per_action=True, backend=backend, track=seen.append)
+    assert len(seen) == 1 and seen[0].nodes >= r.nodes > 0
+    assert hasattr(seen[0], "stop")
+
+
+def test_node_progress_runs_the_search_and_passes_on_its_result_and_errors(monkeypatch):
+    import time
+
+    import solvers
+    from solvers.cli import verbs
+
+    monkeypatch.setattr(verbs, "PROGRESS_AFTER", 0.0)
+
+    class Fake:
+        nodes = 0
+
+        def stop(self):
+            pass
+
+    def run(track):
+        solver = Fake()
+        track(solver)
+        for _ in range(5):
+            solver.nodes += 10
+            time.sleep(0.05)
+        return "done"
+
+    assert verbs.with_node_progress(run, "test", 100, show=True) == "done"
+    assert verbs.with_node_progress(run, "test", 100, show=False) == "done"
+
+    def fail(track):
+        track(Fake())
+        time.sleep(0.2)
+        raise solvers.SolversError("endgame search gave up after 100 nodes: too large")
+
+    with pytest.raises(solvers.SolversError, match="too large"):
+        verbs.with_node_progress(fail, "test", 100, show=True)
+    # a real search through it gives the plain call's answer
+    state = _near_end_switchbacks(5, 1)
+    plain = solve_endgame(state, per_action=True)
+    shown = verbs.with_node_progress(lambda track: solve_endgame(state, per_action=True, track=track),
+                                     "test", 10**6, show=True)
+    assert shown.value == plain.value and shown.action_values == plain.action_values
+
+
+def test_cli_endgame_shows_a_node_progress_bar_in_a_terminal(tmp_path):
+    """A long solve in a terminal draws the bar; the answer and the 'too
+    large' line are unchanged (a plain run is checked in test_cli_verbs)."""
+    import json
+
+    from cli_helpers import run_in_terminal
+
+    import solvers
+
+    state = solvers.load_game("switchbacks", players=2).new_initial_state(seed=0)
+    rng = SplitMix64(0)
+    moves = []
+    # 10 tiles left: far past 2M nodes (the search gives up), and 2M nodes
+    # last well over the bar's half second even on a fast idle core.
+    while sum(len(h) for h in state.hands) + len(state.stack()) > 10 or state.is_chance_node():
+        legal = state.legal_actions()
+        a = state.seeded_outcome() if state.is_chance_node() else legal[rng.below(len(legal))]
+        moves.append(a)
+        state.apply_action(a)
+    where = tmp_path / "pos.json"
+    where.write_text(json.dumps({"game": "switchbacks", "players": 2, "seed": 0, "moves": moves}))
+    screen = run_in_terminal(["switchbacks", "endgame", str(where), "--max-nodes", "2000000"], [],
+                             timeout=120)
+    assert "endgame search, nodes" in screen and "/2000000" in screen.replace(",", ""), screen[-1500:]
+    assert "too large: 2000000 nodes searched" in screen and "Traceback" not in screen

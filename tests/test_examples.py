@@ -64,18 +64,20 @@ def test_the_switchbacks_endgame_solves_to_the_end(capsys):
 
 
 def test_every_example_the_readme_names_exists():
-    text = (EXAMPLES / "README.md").read_text() + (ROOT / "README.md").read_text()
+    # The README, examples/README.md and the documentation site's pages.
+    pages = [EXAMPLES / "README.md", ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    text = "".join(p.read_text() for p in pages)
     for name in re.findall(r"examples/([\w./-]+)", text):
         assert (EXAMPLES / name).exists(), name
 
 
 @pytest.mark.parametrize("argv", [
     ["c2c"], ["c2c", "play"], ["switchbacks", "play"], ["switchbacks", "analyse"],
-    ["switchbacks", "endgame"], ["tournament"],
+    ["switchbacks", "endgame"], ["tournament"], ["bigsur", "score"], ["santacruz", "play"],
 ])
-def test_every_command_that_makes_a_game_takes_map(capsys, argv):
+def test_every_command_that_makes_a_game_takes_data(capsys, argv):
     code, out, _ = run(capsys, *argv, "--help")
-    assert code == 0 and "--map FILE" in out
+    assert code == 0 and "--data FILE" in out
 
 
 def test_switchbacks_play_reads_a_map_file(capsys, monkeypatch, tmp_path):

@@ -226,7 +226,7 @@ def test_an_abandoned_game_does_not_replace_a_finished_one(capsys, monkeypatch, 
     assert target.read_text() == finished
     side = tmp_path / "g-unfinished.json"
     assert f"Game saved to {side}" in out and "g.json exists" in out
-    assert len(json.loads(side.read_text())["moves"]) == 4          # the setup deal only
+    assert len(json.loads(side.read_text())["steps"]) == 4          # the setup deal only
     # Again: the next free name, never one that exists.
     code, out, _ = run(capsys, "c2c", "play", "--seed", "1", "--save", target, stdin="",
                        monkeypatch=monkeypatch)
@@ -236,7 +236,7 @@ def test_an_abandoned_game_does_not_replace_a_finished_one(capsys, monkeypatch, 
     fresh = tmp_path / "fresh.json"
     code, out, _ = run(capsys, "c2c", "play", "--seed", "1", "--save", fresh, stdin="",
                        monkeypatch=monkeypatch)
-    assert f"Game saved to {fresh}" in out and len(json.loads(fresh.read_text())["moves"]) == 4
+    assert f"Game saved to {fresh}" in out and len(json.loads(fresh.read_text())["steps"]) == 4
 
 
 @pytest.mark.parametrize("target,words", [
@@ -264,7 +264,7 @@ def test_switchbacks_save_asks_before_replacing_a_file_it_did_not_write(capsys, 
     assert code == 0
     assert other.read_text() == "mine\n"
     assert "exists: replace it?" in out and "Not saved." in out
-    assert out.count(f"Position saved to {mine}") == 2
+    assert out.count(f"Saved to {mine}") == 2
     assert json.loads(mine.read_text())["players"] == 2
     assert "does not exist" in out
 
@@ -357,27 +357,27 @@ def test_the_end_of_game_offer_asks_before_replacing(capsys, monkeypatch, tmp_pa
     assert "does not exist" in out and "exists: replace it?" in out
     assert finished.read_text() == "a finished game\n"
     assert f"Game saved to {tmp_path / 'new.json'}" in out
-    assert len(json.loads((tmp_path / "new.json").read_text())["moves"]) == 4
+    assert len(json.loads((tmp_path / "new.json").read_text())["steps"]) == 4
 
 
 @pytest.mark.parametrize("failure,status", [(KeyboardInterrupt, 130),
                                             (lambda: SolversError("the AI gave up"), 2)])
 def test_a_game_cut_short_by_an_error_is_still_saved(capsys, monkeypatch, tmp_path, failure,
                                                      status):
-    import solvers.cli.play_c2c as play_cli
+    from solvers.cli.verbs import Play
 
     calls = []
 
-    def ask_then_fail(*args, **kwargs):
+    def ask_then_fail(self):
         calls.append(1)
         if len(calls) == 2:
             raise failure()
-        return args[0].legal_actions()[0]
+        return self.state.legal_actions()[0]
 
-    monkeypatch.setattr(play_cli, "ask_move", ask_then_fail)
+    monkeypatch.setattr(Play, "decide", ask_then_fail)
     target = tmp_path / "g.json"
     code, out, err = run(capsys, "c2c", "play", "--seed", "1", "--ai", "random", "--save", target)
     assert code == status and f"Game saved to {target}" in out
-    moves = json.loads(target.read_text())["moves"]
+    moves = [s["move"] for s in json.loads(target.read_text())["steps"]]
     # the setup deal, the one move made, and the deal of round 1
     assert len(moves) == 9 and moves[4].startswith("cross ")

@@ -71,7 +71,7 @@ def test_an_online_budget_is_refused_before_any_work(capsys, spec, words):
     (["c2c", "--challenge", "Gateway Arch", "--time-limit", "inf"], "--time-limit"),
     (["c2c", "--challenge", "Gateway Arch", "--time-limit", "nan"], "--time-limit"),
     (["c2c", "play", "--seed", "-1"], "--seed"),
-    (["c2c", "play", "--time-limit", "inf"], "--time-limit"),
+    (["c2c", "play", "--time", "inf"], "--time"),
     (["tournament", "switchbacks", "--agents", "greedy,random", "--seed", "-5"], "--seed"),
     (["switchbacks", "play", "--time", "inf"], "--time"),
     (["bigsur", "play", "--time", "1e12"], "--time"),
@@ -121,8 +121,9 @@ def test_a_failing_hint_never_ends_the_game(capsys, monkeypatch, tmp_path):
     assert code == 0, err
     assert "No hint: the AI failed (the search ran out of nodes). Your move." in out
     assert "Game abandoned." in out
-    moves = json.loads(saved.read_text())["moves"]
-    assert moves[4].startswith("cross ")     # the move typed after the failed hint was played
+    steps = json.loads(saved.read_text())["steps"]      # a solvers.record game record
+    assert steps[4]["mover"] == 0 and steps[4]["move"].startswith("cross ")
+    # (the move typed after the failed hint was played: after the 4 cards dealt)
 
 
 # ------------------------------------------------------------ usage errors

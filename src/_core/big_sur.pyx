@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, embedsignature=True, embedsignature.format=clinic
 """Big Sur in C: the kernel behind
 :class:`solvers.games.bigsur.kernel.BigSurKernel`.
 
@@ -25,6 +25,7 @@ Every C function below is ``noexcept nogil`` and fills the ``GameDef`` of
 game_api.h.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, int8_t, uint8_t, int16_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset, memmove
@@ -34,9 +35,14 @@ from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul,
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
+    action_table, solvers_action_index, solvers_int_list,
 )
 
 from solvers.errors import IllegalActionError, SolversError
+
+# The action ints legal_actions lists are made of (game_api.pxd; larger ids
+# are made per call).
+cdef tuple ACTION_INTS = action_table(2048)
 from solvers.rng import SplitMix64
 
 cdef extern from *:
@@ -1644,19 +1650,26 @@ cdef class KernelState:
         self.history = []
         bs_new_state(self.p, &self.st, seed)
 
+    # The hot methods are plain method descriptors (binding=False), the
+    # kind of callable CPython calls fastest; embedsignature (line 1) keeps
+    # their signatures for inspect.
+    @cython.binding(False)
     def current_player(self) -> int:
         return bs_current_player(self.p, &self.st)
 
+    @cython.binding(False)
     def is_chance_node(self) -> bool:
         return is_chance(&self.st)
 
+    @cython.binding(False)
     def is_terminal(self) -> bool:
         return self.st.step == BS_OVER
 
+    @cython.binding(False)
     def legal_actions(self) -> list:
         cdef int buf[BS_MAX_ACTIONS]
-        cdef int n = bs_legal_actions(self.p, &self.st, buf), i
-        return [buf[i] for i in range(n)]
+        cdef int n = bs_legal_actions(self.p, &self.st, buf)
+        return solvers_int_list(buf, n, ACTION_INTS)
 
     def chance_outcomes(self) -> list:
         cdef int buf[BS_MAX_CARDS]
@@ -1664,6 +1677,7 @@ cdef class KernelState:
         cdef int n = bs_chance_outcomes(self.p, &self.st, buf, probs), i
         return [(buf[i], probs[i]) for i in range(n)]
 
+    @cython.binding(False)
     def seeded_outcome(self) -> int:
         if not is_chance(&self.st):
             raise SolversError("not a chance node")
@@ -1671,23 +1685,26 @@ cdef class KernelState:
             return self.p.landmark_base + self.st.lorder[self.st.lpos] - 1
         return self.p.card_base + self.st.order[self.st.pos] - 1
 
+    @cython.binding(False)
     def apply_action(self, action) -> None:
-        if (isinstance(action, bool) or not isinstance(action, int)
-                or not 0 <= action < self.p.num_actions or not bs_is_legal(self.p, &self.st, action)):
+        cdef long a = solvers_action_index(action, 0)   # -1 for a non-int or a bool
+        if a < 0 or a >= self.p.num_actions or not bs_is_legal(self.p, &self.st, <int>a):
             raise IllegalActionError(f"action {action!r} is not legal here")
         self.history.append(action)
-        bs_apply_action(self.p, &self.st, action)
+        bs_apply_action(self.p, &self.st, <int>a)
 
     def scores(self) -> list:
         return [bs_score(self.p, &self.st, q) for q in range(self.p.players)]
 
+    @cython.binding(False)
     def returns(self) -> list:
         cdef double out[BS_MAX_PLAYERS]
         bs_returns(self.p, &self.st, out)
         return [out[i] for i in range(self.p.players)]
 
+    @cython.binding(False)
     def clone(self):
-        cdef KernelState other = type(self).__new__(type(self))
+        cdef KernelState other = KernelState.__new__(type(self))
         other.st = self.st
         other.p = self.p
         other.core = self.core

@@ -1,4 +1,4 @@
-# cython: language_level=3, annotation_typing=False
+# cython: language_level=3, annotation_typing=False, embedsignature=True, embedsignature.format=clinic
 """Coast to Coast on 32-bit boards: the Cython kernel.
 
 The rules of record are :mod:`solvers.games.c2c.reference`; this module plays
@@ -30,13 +30,19 @@ gives ``GAME_HIDDEN``) until the sheets show them after the setup;
 ``determinize`` re-deals exactly those cards and the undealt deck.
 """
 
+cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, qsort, free as c_free
 from libc.string cimport memcpy, memset
 
 from c2c cimport *
 from game_api cimport (GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
-                       rng_below, rng_shuffle_i8, rng_unit, owned_capsule)
+                       rng_below, rng_shuffle_i8, rng_unit, owned_capsule,
+                       action_table, solvers_action_index, solvers_int_list)
+
+# The action ints legal_actions lists are made of (game_api.pxd; larger ids
+# are made per call).
+cdef tuple ACTION_INTS = action_table(2048)
 
 import operator
 
@@ -1247,19 +1253,26 @@ cdef class CoastKernelState:
         raise TypeError("states come from game.new_initial_state() or game.state_from_deal()")
 
     # ----- the State interface -------------------------------------------
+    # The hot methods are plain method descriptors (binding=False), the
+    # kind of callable CPython calls fastest; embedsignature (line 1) keeps
+    # their signatures for inspect.
+    @cython.binding(False)
     def current_player(self) -> int:
         return c2c_current_player(self.P, &self.s)
 
+    @cython.binding(False)
     def is_chance_node(self) -> bool:
         return c2c_current_player(self.P, &self.s) == GAME_CHANCE
 
+    @cython.binding(False)
     def is_terminal(self) -> bool:
         return self.s.round > C2C_ROUNDS
 
+    @cython.binding(False)
     def legal_actions(self) -> list:
         cdef int out[C2C_MAX_ACTIONS]
         cdef int k = c2c_legal_actions(self.P, &self.s, out)
-        return [out[i] for i in range(k)]
+        return solvers_int_list(out, k, ACTION_INTS)
 
     def chance_outcomes(self) -> list:
         cdef int out[C2C_MAX_ACTIONS]
@@ -1267,6 +1280,7 @@ cdef class CoastKernelState:
         cdef int k = c2c_chance_outcomes(self.P, &self.s, out, probs)
         return [(out[i], probs[i]) for i in range(k)]
 
+    @cython.binding(False)
     def seeded_outcome(self) -> int:
         """The card the state's seeded deck order deals next."""
         if c2c_current_player(self.P, &self.s) != GAME_CHANCE:
@@ -1285,14 +1299,24 @@ cdef class CoastKernelState:
             return False
         return c2c_is_legal(self.P, &self.s, <int> action)
 
+    @cython.binding(False)
     def apply_action(self, action) -> None:
         """Play ``action``; an illegal one raises IllegalActionError and changes nothing."""
+        cdef long a
+        if type(action) is int:        # the common case, read in C
+            a = solvers_action_index(action, 1)
+            if a < 0 or a >= self.P.n + self.P.n * self.P.n or not c2c_is_legal(self.P, &self.s, <int>a):
+                raise IllegalActionError(f"action {action!r} is not legal here")
+            self.history.append(action)
+            c2c_apply_action(self.P, &self.s, <int>a)
+            return
         if not self._is_legal(action):
             raise IllegalActionError(f"action {action!r} is not legal here")
         action = operator.index(action)
         self.history.append(action)
         c2c_apply_action(self.P, &self.s, <int> action)
 
+    @cython.binding(False)
     def returns(self) -> list:
         """The rulebook result: solo the score (0 for a lost challenge);
         several players 1 for the winner, tied winners share."""
@@ -1322,6 +1346,7 @@ cdef class CoastKernelState:
             return None
         return self.P.required & ~self.s.circled[0] == 0
 
+    @cython.binding(False)
     def clone(self):
         cdef CoastKernelState other = CoastKernelState.__new__(CoastKernelState)
         other.s = self.s

@@ -119,3 +119,51 @@ cdef inline void win_draw_returns(int winner, double *out) noexcept nogil:
         out[1] = 0.5
     elif winner >= 0:
         out[winner] = 1.0
+
+
+# The Python face of the kernels (issue 29): a ply through legal_actions /
+# apply_action should cost little more than the C calls. Action lists are
+# built from a table of the game's action ints made once per game (no int
+# is allocated per call) and an action argument that is a plain int is
+# read without a Python comparison.
+cdef extern from *:
+    """
+    static PyObject *solvers_int_list(const int *buf, int n, PyObject *table) {
+        Py_ssize_t size = PyTuple_GET_SIZE(table);
+        PyObject *out = PyList_New(n);
+        int i;
+        if (out == NULL) return NULL;
+        for (i = 0; i < n; i++) {
+            PyObject *x;
+            if ((size_t) buf[i] < (size_t) size) {
+                x = PyTuple_GET_ITEM(table, buf[i]);
+                Py_INCREF(x);
+            } else {
+                x = PyLong_FromLong(buf[i]);
+                if (x == NULL) { Py_DECREF(out); return NULL; }
+            }
+            PyList_SET_ITEM(out, i, x);
+        }
+        return out;
+    }
+
+    /* `action` as a C long when it is an int (a bool only if allow_bool),
+       else -1 (also for ints out of range of a long): every caller treats
+       a negative action as illegal. Never sets a Python error. */
+    static long solvers_action_index(PyObject *action, int allow_bool) {
+        int overflow = 0;
+        long a;
+        if (!PyLong_Check(action)) return -1;
+        if (!allow_bool && PyBool_Check(action)) return -1;
+        a = PyLong_AsLongAndOverflow(action, &overflow);
+        if (overflow || (a == -1 && PyErr_Occurred())) { PyErr_Clear(); return -1; }
+        return a;
+    }
+    """
+    list solvers_int_list(const int *buf, int n, tuple table)
+    long solvers_action_index(object action, int allow_bool) noexcept
+
+
+cdef inline tuple action_table(int n):
+    """The ints 0 .. n-1, made once per game for :func:`solvers_int_list`."""
+    return tuple(range(n))

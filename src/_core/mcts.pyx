@@ -53,7 +53,7 @@ A search can be stopped from another thread (``stop()``) and still returns
 its best move so far; ``run`` may be called again to search on.
 """
 
-from libc.math cimport log, sqrt
+from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -70,6 +70,9 @@ cdef extern from *:
     int mcts_read_flag(int *p) nogil
     void mcts_write_flag(int *p, int v) nogil
 
+from eval_api cimport FeatureDef, SOLVERS_FEATURES_CAPSULE
+from game_api cimport _owned_pointer
+
 from solvers.errors import SolversError
 from mcts_tree cimport Node, Edge, MCTS_MAX_PLAYERS
 
@@ -80,6 +83,7 @@ EDGE_BYTES = sizeof(Edge)
 """Bytes of one parent-to-child link."""
 
 ROLLOUTS = ("policy", "own", "random")   # who plays the playout policy (Search)
+LINKS = ("logistic", "identity")          # a learned value's output function (Search)
 DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x (48 B + ~20-40 B of edges): a timed search stays under 1 GB
 
 # Edge blocks come in size classes 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers
@@ -178,11 +182,24 @@ cdef class Search:
     cdef bint running
     cdef readonly int64_t iterations
     cdef readonly double seconds
+    # A learned leaf evaluation (None/NULL: rollouts only); see __cinit__.
+    cdef const FeatureDef *fd
+    cdef object features_cap            # the capsule: keeps the kernel alive
+    cdef float *weights
+    cdef float *fbuf
+    cdef double bias
+    cdef bint logistic
+    cdef double mix
+    cdef double value_sum
 
     def __cinit__(self, gamedef, state, *, double c=1.4, seed=0, int rollout_plies=0,
                   bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
-                  str rollout="policy", bint playout=True):
+                  str rollout="policy", bint playout=True, features=None, weights=None,
+                  double bias=0.0, str link="logistic", double mix=1.0, double value_sum=0.0):
         self.nodes = NULL
+        self.fd = NULL
+        self.weights = NULL
+        self.fbuf = NULL
         self.edges = NULL
         self.root = NULL
         self.scratch = NULL
@@ -268,8 +285,110 @@ cdef class Search:
         self.seconds = 0.0
         self.stop_flag = 0
         self.running = False
+        if features is not None:
+            self.set_model(features, weights, bias, link, mix, value_sum)
+        elif weights is not None:
+            raise SolversError("weights without features: give the game's features capsule too")
+
+    cdef set_model(self, features, weights, double bias, str link, double mix, double value_sum):
+        cdef const FeatureDef *fd = <const FeatureDef *> _owned_pointer(
+            features, b"solvers.Features", "game._features_capsule()")
+        cdef int j, n = fd.num_features
+        if (<bytes> fd.game) != (<bytes> self.g.name):
+            raise SolversError("these features belong to another game than the search's")
+        if weights is None or len(weights) != n:
+            raise SolversError(f"the model needs {n} weights (one per feature), not "
+                               f"{'none' if weights is None else len(weights)}")
+        if link not in LINKS:
+            raise SolversError(f"unknown link {link!r}; use one of {', '.join(LINKS)}")
+        if not 0.0 <= mix <= 1.0:
+            raise SolversError(f"mix must be between 0 and 1, not {mix}")
+        if not value_sum >= 0.0:
+            raise SolversError(f"value_sum must be >= 0, not {value_sum}")
+        self.weights = <float *> malloc(sizeof(float) * n)
+        self.fbuf = <float *> malloc(sizeof(float) * n)
+        if self.weights == NULL or self.fbuf == NULL:
+            raise MemoryError()
+        for j in range(n):
+            self.weights[j] = <float> float(weights[j])
+        self.fd = fd
+        self.features_cap = features
+        self.bias = bias
+        self.logistic = link == "logistic"
+        self.mix = mix
+        self.value_sum = value_sum
+
+    cdef double seat_value(self, const void *st, int q) noexcept nogil:
+        """The model's value for seat q: the weights dotted with q's features
+        (what q may see) plus the bias, through the link."""
+        cdef const GameDef *g = self.g
+        cdef int j, n = self.fd.num_features
+        cdef double z = self.bias
+        self.fd.features(g.params, st, q, self.fbuf)
+        for j in range(n):
+            z += self.weights[j] * self.fbuf[j]
+        if self.logistic:
+            if z > 30.0:
+                z = 30.0
+            elif z < -30.0:
+                z = -30.0
+            z = 1.0 / (1.0 + exp(-z))
+        return z
+
+    cdef void model_value(self, const void *st, double *out) noexcept nogil:
+        """The learned value of every seat at ``st`` (a finished game gets its
+        returns). Without ``value_sum``, each seat's own value
+        (:meth:`seat_value`). With ``value_sum`` > 0 (a constant-sum game),
+        the searching seat's value, clipped to [0, 1], is its share of
+        ``value_sum``, so it depends on that seat's information alone; the
+        other seats share the rest in proportion to their own values (two
+        seats: the other one gets all of it)."""
+        cdef const GameDef *g = self.g
+        cdef int q, me = self.root_player
+        cdef double v, rest, total = 0.0
+        if g.current_player(g.params, st) == GAME_TERMINAL:
+            g.returns(g.params, st, out)
+            return
+        if self.value_sum <= 0.0:
+            for q in range(self.num_players):
+                out[q] = self.seat_value(st, q)
+            return
+        v = self.seat_value(st, me)
+        if v < 0.0:
+            v = 0.0
+        elif v > 1.0:
+            v = 1.0
+        out[me] = v * self.value_sum
+        rest = self.value_sum - out[me]
+        if self.num_players == 2:
+            out[1 - me] = rest
+            return
+        for q in range(self.num_players):
+            if q != me:
+                out[q] = self.seat_value(st, q)
+                if out[q] < 1e-9:
+                    out[q] = 1e-9
+                total += out[q]
+        for q in range(self.num_players):
+            if q != me:
+                out[q] *= rest / total
+
+    def leaf_value(self, state) -> list:
+        """The learned value vector of ``state`` (a state capsule of this
+        search's game), as the search computes it at a leaf (for tests)."""
+        cdef double out[MCTS_MAX_PLAYERS]
+        if self.fd == NULL:
+            raise SolversError("this search has no model")
+        self.model_value(state_from(state), out)
+        return [out[q] for q in range(self.num_players)]
+
+    @property
+    def has_model(self) -> bool:
+        return self.fd != NULL
 
     def __dealloc__(self):
+        free(self.weights)
+        free(self.fbuf)
         free(self.nodes)
         free(self.edges)
         free(self.root)
@@ -535,11 +654,19 @@ cdef class Search:
             self.path[depth] = best
             depth += 1
             node = best
+        cdef double mret[MCTS_MAX_PLAYERS]
+        cdef bint rollout = True
+        if self.fd != NULL and self.mix > 0.0:
+            # The learned value at the leaf, alone (mix 1) or mixed with a rollout.
+            self.model_value(st, mret)
+            rollout = self.mix < 1.0
         # Rollout: the playout policy for the seats in policy_seats, else uniformly random.
         plies = 0
-        if self.rollout_plies == 0 and self.fused:
+        if not rollout:
+            pass
+        elif self.rollout_plies == 0 and self.fused:
             g.playout(params, st, &self.rng, self.policy_seats)
-        while self.rollout_plies == 0 or plies < self.rollout_plies:
+        while rollout and (self.rollout_plies == 0 or plies < self.rollout_plies):
             p = g.current_player(params, st)
             if p == GAME_TERMINAL:
                 break
@@ -554,7 +681,17 @@ cdef class Search:
             plies += 1
         for i in range(MCTS_MAX_PLAYERS):
             ret[i] = 0.0
-        g.returns(params, st, ret)
+        if not rollout:
+            for k in range(self.num_players):
+                ret[k] = mret[k]
+        elif self.fd != NULL:
+            # A rollout cut short ends in the model's value, then the mix.
+            self.model_value(st, ret)
+            if self.mix > 0.0:
+                for k in range(self.num_players):
+                    ret[k] = self.mix * mret[k] + (1.0 - self.mix) * ret[k]
+        else:
+            g.returns(params, st, ret)
         for i in range(depth):
             ch = &self.nodes[self.path[i]]
             ch.visits += 1
@@ -666,6 +803,34 @@ cdef class Search:
             "nodes": self.n_nodes,
             "seconds": self.seconds,
         }
+
+
+def features_of(gamedef, features, state, int seat) -> list:
+    """The evaluation features of ``state`` (a state capsule) for ``seat``,
+    from a game's ``_gamedef_capsule()`` and ``_features_capsule()``
+    (eval_api.h): what a learned model reads at a search's leaf."""
+    cdef const GameDef *g = gamedef_from(gamedef)
+    cdef const FeatureDef *fd = <const FeatureDef *> _owned_pointer(
+        features, b"solvers.Features", "game._features_capsule()")
+    cdef void *st = state_from(state)
+    cdef float buf[1024]
+    cdef int j
+    if (<bytes> fd.game) != (<bytes> g.name):
+        raise SolversError("these features belong to another game")
+    if fd.num_features > 1024:
+        raise SolversError("more than 1024 features")
+    if not 0 <= seat < g.num_players:
+        raise SolversError(f"no seat {seat} in a {g.num_players}-player game")
+    fd.features(g.params, st, seat, buf)
+    return [buf[j] for j in range(fd.num_features)]
+
+
+def features_info(features) -> dict:
+    """``game``, ``version`` and ``num_features`` of a features capsule."""
+    cdef const FeatureDef *fd = <const FeatureDef *> _owned_pointer(
+        features, b"solvers.Features", "game._features_capsule()")
+    return {"game": (<bytes> fd.game).decode(), "version": fd.version,
+            "num_features": fd.num_features}
 
 
 def gamedef_flags(gamedef) -> dict:

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, embedsignature=True, embedsignature.format=clinic
 """Santa Cruz on 64-bit boards: the C kernel behind
 :class:`solvers.games.santacruz.kernel.SantaCruzKernel`.
 
@@ -15,6 +15,7 @@ game_api.h, so search code drives the game through function pointers
 without touching a Python object.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
@@ -24,9 +25,14 @@ from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul, rng_shuffle_i8,
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
+    action_table, solvers_action_index, solvers_int_list,
 )
 
 from solvers.errors import IllegalActionError, SolversError
+
+# The action ints legal_actions lists are made of (game_api.pxd; larger ids
+# are made per call).
+cdef tuple ACTION_INTS = action_table(2048)
 from solvers.rng import SplitMix64
 
 cdef extern from *:
@@ -1047,19 +1053,26 @@ cdef class KernelState:
         sc_new_state(self.p, &self.st, seed)
 
     # ----- the State interface ------------------------------------------------
+    # The hot methods are plain method descriptors (binding=False), the
+    # kind of callable CPython calls fastest; embedsignature (line 1) keeps
+    # their signatures for inspect.
+    @cython.binding(False)
     def current_player(self) -> int:
         return sc_current_player(self.p, &self.st)
 
+    @cython.binding(False)
     def is_chance_node(self) -> bool:
         return is_chance(self.st.step)
 
+    @cython.binding(False)
     def is_terminal(self) -> bool:
         return self.st.step == SC_OVER
 
+    @cython.binding(False)
     def legal_actions(self) -> list:
         cdef int buf[SC_MAX_ACTIONS]
-        cdef int n = sc_legal_actions(self.p, &self.st, buf), i
-        return [buf[i] for i in range(n)]
+        cdef int n = sc_legal_actions(self.p, &self.st, buf)
+        return solvers_int_list(buf, n, ACTION_INTS)
 
     def chance_outcomes(self) -> list:
         cdef int buf[SC_MAX_ACTIONS]
@@ -1067,6 +1080,7 @@ cdef class KernelState:
         cdef int n = sc_chance_outcomes(self.p, &self.st, buf, probs), i
         return [(buf[i], probs[i]) for i in range(n)]
 
+    @cython.binding(False)
     def seeded_outcome(self) -> int:
         cdef const int8_t *pile
         cdef int pos, end, base
@@ -1075,23 +1089,26 @@ cdef class KernelState:
         base = chance_pile(self.p, &self.st, &pile, &pos, &end)
         return base + pile[pos]
 
+    @cython.binding(False)
     def apply_action(self, action) -> None:
-        if (isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.p.num_actions
-                or not sc_is_legal(self.p, &self.st, action)):
+        cdef long a = solvers_action_index(action, 0)   # -1 for a non-int or a bool
+        if a < 0 or a >= self.p.num_actions or not sc_is_legal(self.p, &self.st, <int>a):
             raise IllegalActionError(f"action {action!r} is not legal here")
         self.history.append(action)
-        sc_apply_action(self.p, &self.st, action)
+        sc_apply_action(self.p, &self.st, <int>a)
 
     def scores(self) -> list:
         return [self.st.score[i] for i in range(self.p.num_players)]
 
+    @cython.binding(False)
     def returns(self) -> list:
         cdef double out[SC_MAX_PLAYERS]
         sc_returns(self.p, &self.st, out)
         return [out[i] for i in range(self.p.num_players)]
 
+    @cython.binding(False)
     def clone(self):
-        cdef KernelState other = type(self).__new__(type(self))
+        cdef KernelState other = KernelState.__new__(type(self))
         other.st = self.st
         other.p = self.p
         other.core = self.core

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, embedsignature=True, embedsignature.format=clinic
 """Switchbacks on 64-bit boards: the C kernel behind
 :class:`solvers.games.switchbacks.kernel.SwitchbacksKernel`.
 
@@ -16,6 +16,7 @@ game_api.h, so search code drives the game through function pointers
 without touching a Python object.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, int8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
@@ -25,7 +26,9 @@ from game_api cimport (
     GameDef, GAME_CHANCE, GAME_TERMINAL, GAME_HIDDEN,
     splitmix64_next, rng_below, rng_below_mul, rng_shuffle_i8,
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
+    action_table, solvers_action_index, solvers_int_list,
 )
+from eval_api cimport FeatureDef, SOLVERS_FEATURES_CAPSULE
 
 from solvers.errors import IllegalActionError, SolversError
 from solvers.rng import SplitMix64
@@ -631,6 +634,148 @@ cdef int sb_is_legal(const SbParams *p, const SbState *s, int action) noexcept n
     return 0
 
 
+# ----- evaluation features (eval_api.h) -------------------------------------------
+# The features a learned evaluation reads (solvers.learn, mcts.pyx), for seat
+# q: a block for q's hikers, a block for the other seats' hikers (their mean),
+# the same two blocks scaled by the game's progress, and a few globals. Only
+# what q may see goes in: the map, every hiker, the unplaced hikers, q's own
+# hand and set-aside pile; never another hand, another pile or the stack order.
+# Bump SB_FEATURES_VERSION whenever a feature's meaning changes.
+cdef enum:
+    SB_FEATURES_VERSION = 1
+    SB_BLOCK = 8             # features per block (see sb_features)
+    SB_NUM_FEATURES = 4 * SB_BLOCK + 4
+
+SB_FEATURE_NAMES = tuple(
+    [f"{who}{scaled}:{name}" for scaled in ("", "*progress") for who in ("own", "others")
+     for name in ("points", "need1_held", "need1_open", "need2_alive", "need3_alive",
+                  "dead", "unplaced", "pairs_waiting")]
+    + ["progress", "to_move", "hand_links", "bias"])
+
+
+cdef inline int end_status(const SbParams *p, const SbState *s, int seat, int end,
+                           int run_tile) noexcept nogil:
+    """How the tile index ``end`` (the next number beyond a run whose end is
+    tile index ``run_tile``) looks to ``seat``: 2 held (in seat's hand, with an
+    empty hex beside the run's end), 1 open (unseen by seat: another hand or
+    pile or the stack, with an empty hex beside), 0 dead (off the tile range,
+    on the map elsewhere, in seat's set-aside pile, or no empty hex beside)."""
+    cdef uint64_t bit
+    if end < 0 or end >= p.num_tiles:
+        return 0
+    bit = ONE << end
+    if (s.on_map & bit) or (s.set_aside[seat] & bit):
+        return 0
+    if not (p.neighbours[s.tile_hex[run_tile]] & p.all_hexes & ~s.explored):
+        return 0
+    return 2 if s.hand[seat] & bit else 1
+
+
+cdef void sb_features(const void *params, const void *st, int seat, float *out) noexcept nogil:
+    """``FeatureDef.features`` for Switchbacks (the layout of SB_FEATURE_NAMES).
+
+    Per block, counting hikers (a pair is 2) of that block's seats: on a
+    complete path (points); on a run one tile short with an end held by
+    ``seat`` / open; two short and alive (an end held or open); three short
+    and alive; on a run that can no longer grow (dead); then unplaced hikers
+    and waiting pairs. Globals: progress (tiles explored out of those in play),
+    whether ``seat`` is to move, the tiles of ``seat``'s hand that would
+    extend a run on the map, and a constant 1."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int run_lo[SB_MAX]
+    cdef int run_hi[SB_MAX]
+    cdef float blk[2][SB_BLOCK]
+    cdef int i, j, lo, hi, length, need, h, owner, b, st_lo, st_hi, others, links
+    cdef int in_play, placed
+    cdef uint64_t m
+    cdef float prog, w
+    memset(blk, 0, sizeof(blk))
+    # runs of consecutive numbers on adjacent hexes
+    lo = -1
+    for i in range(p.num_tiles):
+        if not (s.on_map >> i) & 1:
+            lo = -1
+            continue
+        if lo < 0 or not ((p.neighbours[s.tile_hex[i - 1]] >> s.tile_hex[i]) & 1):
+            lo = i
+        run_lo[i] = lo
+    hi = -1
+    for i in range(p.num_tiles - 1, -1, -1):
+        if not (s.on_map >> i) & 1:
+            hi = -1
+            continue
+        if hi < 0 or run_lo[i + 1] != run_lo[i]:
+            hi = i
+        run_hi[i] = hi
+    m = s.explored
+    while m:
+        h = ctz64(m)
+        m &= m - 1
+        if not s.hiker_count[h]:
+            continue
+        owner = s.hiker_owner[h]
+        b = 0 if owner == seat else 1
+        w = s.hiker_count[h]
+        i = s.hex_tile[h] - 1
+        lo = run_lo[i]
+        hi = run_hi[i]
+        length = hi - lo + 1
+        need = p.min_run - length
+        if need <= 0:
+            blk[b][0] += w
+            continue
+        st_lo = end_status(p, s, seat, lo - 1, lo)
+        st_hi = end_status(p, s, seat, hi + 1, hi)
+        if st_lo == 0 and st_hi == 0:
+            blk[b][5] += w
+        elif need == 1:
+            if st_lo == 2 or st_hi == 2:
+                blk[b][1] += w
+            else:
+                blk[b][2] += w
+        elif need == 2:
+            blk[b][3] += w
+        else:
+            blk[b][4] += w
+    others = 0
+    for i in range(p.num_players):
+        b = 0 if i == seat else 1
+        blk[b][6] += s.solo[i] + 2 * s.pairs[i]
+        blk[b][7] += s.pairs[i]
+        if i != seat:
+            others += 1
+    if others > 1:
+        for j in range(SB_BLOCK):
+            blk[1][j] /= others
+    in_play = p.num_tiles - p.num_players * p.set_aside
+    placed = popcount64(s.on_map)
+    prog = (placed - 1.0) / (in_play - 1.0) if in_play > 1 else 1.0
+    if prog < 0:
+        prog = 0
+    if prog > 1:
+        prog = 1
+    for j in range(SB_BLOCK):
+        out[j] = blk[0][j]
+        out[SB_BLOCK + j] = blk[1][j]
+        out[2 * SB_BLOCK + j] = blk[0][j] * prog
+        out[3 * SB_BLOCK + j] = blk[1][j] * prog
+    links = 0
+    m = s.hand[seat]
+    while m:
+        i = ctz64(m)
+        m &= m - 1
+        if ((i >= 1 and s.tile_hex[i - 1] >= 0
+                and p.neighbours[s.tile_hex[i - 1]] & p.all_hexes & ~s.explored)
+                or (i + 1 < p.num_tiles and s.tile_hex[i + 1] >= 0
+                    and p.neighbours[s.tile_hex[i + 1]] & p.all_hexes & ~s.explored)):
+            links += 1
+    out[4 * SB_BLOCK] = prog
+    out[4 * SB_BLOCK + 1] = 1.0 if (s.player == seat and s.step != SB_OVER) else 0.0
+    out[4 * SB_BLOCK + 2] = links
+    out[4 * SB_BLOCK + 3] = 1.0
+
+
 # ----- Python objects -----------------------------------------------------------
 cdef class SwitchbacksCore:
     """The constant tables of one game (player count and map) and its GameDef.
@@ -641,6 +786,8 @@ cdef class SwitchbacksCore:
 
     cdef SbParams *params
     cdef GameDef gamedef
+    cdef FeatureDef featuredef
+    cdef tuple action_ints             # 0 .. num_actions-1, for legal_actions lists
     cdef object __weakref__
 
     def __cinit__(self, int players, int num_hexes, int num_tiles, int centre, int set_aside,
@@ -714,6 +861,11 @@ cdef class SwitchbacksCore:
         g.rollout_action = sb_rollout_action
         g.playout = sb_playout
         g.public_decisions = 1         # only deals and draws are hidden
+        self.featuredef.game = b"switchbacks"
+        self.featuredef.version = SB_FEATURES_VERSION
+        self.featuredef.num_features = SB_NUM_FEATURES
+        self.featuredef.features = sb_features
+        self.action_ints = action_table(p.num_actions)
 
     def __dealloc__(self):
         free(self.params)
@@ -754,6 +906,16 @@ cdef class SwitchbacksCore:
         """A PyCapsule "solvers.GameDef" pointing at this game's GameDef
         (it keeps this object, and so the tables, alive)."""
         return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
+
+    def features_capsule(self):
+        """A PyCapsule "solvers.Features" pointing at this game's FeatureDef
+        (eval_api.h; it keeps this object alive): the evaluation features a
+        learned model reads (``SB_FEATURE_NAMES``)."""
+        return owned_capsule(&self.featuredef, SOLVERS_FEATURES_CAPSULE, self)
+
+    @property
+    def feature_names(self) -> tuple:
+        return SB_FEATURE_NAMES
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random;
@@ -808,19 +970,26 @@ cdef class KernelState:
         sb_new_state(self.p, &self.st, seed)
 
     # ----- the State interface ------------------------------------------------
+    # The hot methods are plain method descriptors (binding=False), the
+    # kind of callable CPython calls fastest; embedsignature (line 1) keeps
+    # their signatures for inspect.
+    @cython.binding(False)
     def current_player(self) -> int:
         return sb_current_player(self.p, &self.st)
 
+    @cython.binding(False)
     def is_chance_node(self) -> bool:
         return self.st.step == SB_DEAL or self.st.step == SB_DRAW
 
+    @cython.binding(False)
     def is_terminal(self) -> bool:
         return self.st.step == SB_OVER
 
+    @cython.binding(False)
     def legal_actions(self) -> list:
         cdef int buf[SB_MAX_ACTIONS]
-        cdef int n = sb_legal_actions(self.p, &self.st, buf), i
-        return [buf[i] for i in range(n)]
+        cdef int n = sb_legal_actions(self.p, &self.st, buf)
+        return solvers_int_list(buf, n, self.core.action_ints)
 
     def chance_outcomes(self) -> list:
         cdef int buf[SB_MAX]
@@ -828,30 +997,34 @@ cdef class KernelState:
         cdef int n = sb_chance_outcomes(self.p, &self.st, buf, probs), i
         return [(buf[i], probs[i]) for i in range(n)]
 
+    @cython.binding(False)
     def seeded_outcome(self) -> int:
         if not (self.st.step == SB_DEAL or self.st.step == SB_DRAW):
             raise SolversError("not a chance node")
         return self.p.deal_base + self.st.order[self.st.pos] - 1
 
+    @cython.binding(False)
     def apply_action(self, action) -> None:
-        if (not isinstance(action, int) or not 0 <= action < self.p.num_actions
-                or not sb_is_legal(self.p, &self.st, action)):
+        cdef long a = solvers_action_index(action, 1)   # -1 for a non-int
+        if a < 0 or a >= self.p.num_actions or not sb_is_legal(self.p, &self.st, <int>a):
             raise IllegalActionError(f"action {action!r} is not legal here")
         self.history.append(action)
-        sb_apply_action(self.p, &self.st, action)
+        sb_apply_action(self.p, &self.st, <int>a)
 
     def scores(self) -> list:
         cdef int pts[SB_MAX_PLAYERS]
         sb_scores(self.p, &self.st, pts)
         return [pts[i] for i in range(self.p.num_players)]
 
+    @cython.binding(False)
     def returns(self) -> list:
         cdef double out[SB_MAX_PLAYERS]
         sb_returns(self.p, &self.st, out)
         return [out[i] for i in range(self.p.num_players)]
 
+    @cython.binding(False)
     def clone(self):
-        cdef KernelState other = type(self).__new__(type(self))
+        cdef KernelState other = KernelState.__new__(type(self))
         other.st = self.st
         other.p = self.p
         other.core = self.core

@@ -51,11 +51,11 @@ def load_game(name: str, players: int | None = None, *, reference: bool = False,
     from .registry import game_info
 
     info = game_info(name)
-    info.check_options(options)
-    options = info.load_contents(options)
-    cls = info.game_class(reference)
     if players is None:
         players = info.default_players
+    info.check_options(options, players)
+    options = info.load_contents(options)
+    cls = info.game_class(reference)
     return cls(players=players, **options)
 
 

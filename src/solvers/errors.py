@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterable
 
 
-def _rebuild(cls: type, message: str, attributes: dict) -> "SolversError":
+def _rebuild(cls: "type[SolversError]", message: str, attributes: dict) -> "SolversError":
     """Unpickle a :class:`SolversError` of any subclass without calling its
     ``__init__`` (whose arguments may differ from the message)."""
     error = cls.__new__(cls)

@@ -208,7 +208,7 @@ def _worker_main(conn: Any, job: Callable[[Any], Any], parent: int | None = None
             return
         index, item = msg
         try:
-            reply = ("ok", index, job(item))
+            reply: tuple[Any, ...] = ("ok", index, job(item))
         except Exception as e:
             reply = ("error", index, _why(e), traceback.format_exc())
         try:
@@ -376,7 +376,7 @@ def _check_token(ray: Any, address: str) -> None:
     to the cluster's control store (GCS) settles it in milliseconds; any
     other outcome is left to ``ray.init``."""
     try:
-        from ray._raylet import GcsClient
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]  # Ray's own, untyped
         from ray.exceptions import AuthenticationError
     except ImportError:                 # a Ray without token authentication
         return

@@ -32,6 +32,7 @@ one by its name or an alias.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -96,9 +97,12 @@ class GameOption:
     help: str = ""
     check: str | None = None
     content: str | None = None
+    # The player counts the option applies to (None: every count), e.g. a
+    # solo challenge card: (1,). Given with another count it is refused.
+    players: tuple[int, ...] | None = None
 
     @property
-    def types(self) -> tuple[type, ...]:
+    def types(self) -> tuple[builtins.type, ...]:
         return self.type if isinstance(self.type, tuple) else (self.type,)
 
     def parse(self, text: str) -> Any:
@@ -136,10 +140,24 @@ class GameOption:
     def type_names(self) -> str:
         return " or ".join(t.__name__ for t in self.types if t is not object)
 
-    def validate(self, value: Any, options: dict[str, Any], game: str) -> None:
-        """Raise SolversError (one line) when ``value`` does not fit the option."""
+    def applies_to(self, players: int) -> bool:
+        """Whether the option may be given to a game of ``players`` seats.
+
+        >>> GameOption("challenge", str, players=(1,)).applies_to(2)
+        False
+        """
+        return self.players is None or players in self.players
+
+    def validate(self, value: Any, options: dict[str, Any], game: str,
+                 players: int | None = None) -> None:
+        """Raise SolversError (one line) when ``value`` does not fit the
+        option (or, ``players`` given, a game of that many seats)."""
         if value is None:
             return
+        if players is not None and not self.applies_to(players):
+            counts = " or ".join(str(n) for n in self.players or ())
+            raise SolversError(f"{game} option {self.name!r} applies only with {counts} "
+                               f"player{'' if counts == '1' else 's'}, not {players}")
         ok = object in self.types or any(
             isinstance(value, t) and not (isinstance(value, bool) and t is not bool)
             for t in self.types)
@@ -184,8 +202,22 @@ class GameInfo:
     * ``position``: its own position format, if any (:class:`PositionFormat`).
     * ``default_budget``: the budget an AI gets when a command is given none
       (``{"time": 1.0}`` or ``{"iterations": 3000}``).
-    * ``cli``: the ``solve NAME`` command group as ``"module:attribute"``;
-      ``renderer``: the module that draws its states in a terminal.
+    * ``cli``: the ``solve NAME`` command group as ``"module:attribute"``,
+      when the game has commands of its own besides the common verbs (play,
+      analyse, endgame, score, review: :mod:`solvers.cli.verbs` adds them to
+      it, or builds the whole group when ``cli`` is None).
+    * ``renderer``: the module that draws its states in a terminal: it
+      defines ``draw(state, seat, color) -> str`` (``seat`` None: everything;
+      otherwise only what that seat may see), and may define ``intro(game,
+      seat) -> str`` (shown when a game starts), ``outro(state, seat) -> str``
+      (after the final scores) and ``value_words(game, value) -> str`` (what
+      an AI's value means, e.g. "win share 0.62").
+    * ``move_reader``: ``"module:function"`` ``(state, text) -> action id``,
+      a move as a person types it, SolversError (one helpful line) for a
+      move it cannot read or that is not legal.
+    * ``breakdown``: ``"module:function"`` ``(state) -> list[list[dict]]``,
+      each player's score as ``{"item", "points"}`` rows (``solve NAME
+      score``).
     * ``max_game_length``: a bound on the actions of one game (chance
       included), used when the game object does not report one itself; an
       int, or a function of the built game.
@@ -196,6 +228,32 @@ class GameInfo:
       at the end of a game each seat's score as ``{"item", "points"}`` rows.
       Its package holds ``board.js``, the ES module that draws a view
       (:mod:`solvers.web` documents its interface).
+    * ``encoding``: the game's fixed-size observation vector for learning
+      environments (:mod:`solvers.envs`), as ``"module:function"``: the
+      function is ``encode(state, seat) -> numpy array``, computed from what
+      ``seat`` may see only, and the same module defines ``shape(game)``,
+      the array's shape for a built game; None when the game has none.
+    * ``review_measure``: for :mod:`solvers.review`, a ``"module:function"``
+      taking the built game and returning ``(label, convert)``: what a
+      review's values are (``"win chance"``, ``"expected score"``) and the
+      function from a search value (the game's search utility) to it; None:
+      win chances with several seats, the return itself alone.
+    * ``record_view``: for :mod:`solvers.record`, a position format of a
+      seat's view where the game's own ``position`` cannot write one:
+      ``save`` takes ``(state, seat)`` and gives a dict or None, ``load``
+      takes ``(dict, game)`` and gives the state. Any game on a C kernel
+      can name the generic one, ``solvers.record:save_kernel_view`` and
+      ``solvers.record:load_kernel_view`` (the struct of the seat's view).
+    * ``record_stand_ins``: a seat record rebuilds a step without a position
+      across moves hidden from the seat by playing, in their place, the
+      first legal move that reads as the seat read it (the view does not
+      depend on which one: the game's positions must make that true).
+    * ``review_extra``: a ``"module:function"`` adding a game's own report
+      to ``solve NAME review`` (:mod:`solvers.cli.review` documents it).
+    * ``model``: the learned leaf evaluation the package ships for the game
+      (:mod:`solvers.learn`), as ``"package:file"``, ``{players}`` in the
+      file name standing for the seat count; the MCTS agent uses it by
+      default when the file for the game's seat count exists. None: none.
     """
 
     name: str
@@ -218,8 +276,19 @@ class GameInfo:
     default_budget: dict[str, float] = field(default_factory=dict)
     cli: str | None = None
     renderer: str | None = None
+    move_reader: str | None = None
+    breakdown: str | None = None
     max_game_length: int | Callable[[Any], int] | None = None
     web: str | None = None
+    encoding: str | None = None
+    record_view: PositionFormat | None = None
+    review_measure: str | None = None
+    review_extra: str | None = None
+    record_stand_ins: bool = False
+    model: str | None = None
+    # The rules page in docs/rules (None: the title in lower case, hyphens
+    # for spaces: "Coast to Coast" -> coast-to-coast.md); see rules_page.
+    rules: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.lower().strip():
@@ -272,12 +341,24 @@ class GameInfo:
             return 1000
         return int(bound(game) if callable(bound) else bound)
 
-    def check_options(self, options: dict[str, Any]) -> None:
+    def check_options(self, options: dict[str, Any], players: int | None = None) -> None:
         """Raise SolversError (one line) for an unknown option, a value of the
-        wrong type or a value the option's check refuses. (The constructor
-        checks the rest: a challenge card on the map, a readable map file.)"""
+        wrong type, one the option's check refuses or (``players`` given) one
+        that does not apply to that many seats. (The constructor checks the
+        rest: a challenge card on the map, a readable map file.)"""
         for key, value in options.items():
-            self.option(key).validate(value, options, self.name)
+            self.option(key).validate(value, options, self.name, players)
+
+    @property
+    def rules_page(self) -> str:
+        """The file name of the game's rules page (``docs/rules/<page>``).
+
+        >>> game_info("c2c").rules_page
+        'coast-to-coast.md'
+        """
+        if self.rules is not None:
+            return self.rules
+        return "-".join(self.title.lower().split()) + ".md"
 
     def load_contents(self, options: dict[str, Any]) -> dict[str, Any]:
         """``options`` with every data file given as its content (a dict)

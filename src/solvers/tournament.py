@@ -141,6 +141,7 @@ class GameJob:
     seating: tuple[int, ...]           # seat -> agent index
     specs: tuple[str, ...]
     agent_seeds: tuple[int, ...]       # one per seat
+    threads: int = 0                   # the search threads a game may take (0: no limit set)
 
 
 @dataclass(frozen=True)
@@ -181,21 +182,41 @@ def _make_agent(spec: str, game: Any, seed: int) -> Any:
 def play_game(job: GameJob) -> GameRecord:
     """Play one game of a tournament: chance follows the deal seed, each seat
     its agent."""
-    game = _game_for(job.game, job.players, job.options)
-    agents = [_make_agent(job.specs[a], game, job.agent_seeds[s]) for s, a in enumerate(job.seating)]
-    state = game.new_initial_state(seed=job.deal_seed)
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.seeded_outcome())
-            continue
-        seat = state.current_player()
-        legal = state.legal_actions()
-        action = legal[0] if len(legal) == 1 else agents[seat].step(state)
-        state.apply_action(action)
-        moves += 1
+    state, moves, _ = run_game(job)
     return GameRecord(job.index, job.seating, tuple(float(x) for x in state.returns()),
                       tuple(float(x) for x in state.scores()), moves)
+
+
+def run_game(job: GameJob, wrap: Callable[[Any], Any] | None = None) -> tuple[Any, int, list[Any]]:
+    """Play ``job``'s game to its end: ``(final state, moves, the seats'
+    agents)``. ``wrap`` (if given) wraps each seat's agent before play (the
+    ladder's think-time meter); a forced move is played without asking."""
+    from .search.mcts import _ALLOWANCE, set_thread_allowance
+
+    # The seats take turns, so each game's searches may use its share of the
+    # cores; the allowance is put back after the game (this may be the caller's process).
+    before = _ALLOWANCE
+    if job.threads:
+        set_thread_allowance(job.threads)
+    try:
+        game = _game_for(job.game, job.players, job.options)
+        agents = [_make_agent(job.specs[a], game, job.agent_seeds[s]) for s, a in enumerate(job.seating)]
+        if wrap is not None:
+            agents = [wrap(agent) for agent in agents]
+        state = game.new_initial_state(seed=job.deal_seed)
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.seeded_outcome())
+                continue
+            seat = state.current_player()
+            legal = state.legal_actions()
+            action = legal[0] if len(legal) == 1 else agents[seat].step(state)
+            state.apply_action(action)
+            moves += 1
+        return state, moves, agents
+    finally:
+        set_thread_allowance(before)
 
 
 # ------------------------------------------------------------ the tournament
@@ -212,17 +233,17 @@ def plan_games(game: str, players: int, specs: list[str], games: int, seed: int,
 
     k = len(specs)
     base = SplitMix64(seed_from(seed))
-    spec_seeds = []
+    spec_seeds: list[int | None] = []
     for spec in specs:
         own = parse_agent_spec(spec)[1].get("seed")
         spec_seeds.append(None if own is None else check_seed("seed", own))
-    jobs = []
+    jobs: list[GameJob] = []
     if players == 1:
         deals = [base.next() for _ in range(games)]
         for g in range(games):
             for a in range(k):
-                stream = base.next() if spec_seeds[a] is None else \
-                    SplitMix64((spec_seeds[a] + g) & MASK64).next()
+                own = spec_seeds[a]
+                stream = base.next() if own is None else SplitMix64((own + g) & MASK64).next()
                 jobs.append(GameJob(len(jobs), game, players, options, deals[g], (a,), tuple(specs),
                                     (stream,)))
         return jobs
@@ -233,9 +254,9 @@ def plan_games(game: str, players: int, specs: list[str], games: int, seed: int,
         seating = tuple((s + g) % k for s in range(players))
         seeds = []
         for s, a in enumerate(seating):
-            fresh = base.next()
-            seeds.append(fresh if spec_seeds[a] is None else
-                         SplitMix64((spec_seeds[a] + g * players + s) & MASK64).next())
+            fresh, own = base.next(), spec_seeds[a]
+            seeds.append(fresh if own is None else
+                         SplitMix64((own + g * players + s) & MASK64).next())
         jobs.append(GameJob(g, game, players, options, deal, seating, tuple(specs), tuple(seeds)))
     return jobs
 
@@ -281,6 +302,15 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     seed = seed_from(None if seed is None else check_seed("seed", seed))
     options = tuple(sorted(game_options.items()))
     jobs = plan_games(name, players, specs, games, seed, options)
+    # Games side by side share the cores: never more search threads than cores.
+    from dataclasses import replace
+
+    from .parallel import default_workers
+    from .search.mcts import thread_allowance
+
+    side_by_side = min(len(jobs), workers or default_workers())
+    share = 1 if backend == "ray" else max(1, thread_allowance() // side_by_side)
+    jobs = [replace(job, threads=share) for job in jobs]
     start = _time.perf_counter()
     records = []
     from .parallel import run_jobs

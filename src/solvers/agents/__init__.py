@@ -18,8 +18,8 @@ and ``endgame`` (exact search, averaged over determinisations).
 
 from .base import Agent, agent_names, load_agent, parse_agent_spec
 from .basic import GreedyAgent, RandomAgent
-from .searching import EndgameAgent, MCTSAgent
 from .c2c_pimc import PIMCAgent
+from .searching import EndgameAgent, MCTSAgent
 
 __all__ = ["Agent", "agent_names", "load_agent", "parse_agent_spec", "RandomAgent", "GreedyAgent",
            "MCTSAgent", "EndgameAgent", "PIMCAgent"]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import SolversError, UnknownNameError
 from ..game import CHANCE, TERMINAL, Game, State
 from ..limits import check_seed
 from ..rng import SplitMix64, seed_from
-
 
 #: The seed of the re-deal that turns a state into its seat's view (any
 #: fixed number would do: what matters is that it never depends on the state).
@@ -36,7 +36,7 @@ def seat_view(state: State, seat: int) -> State:
         >>> view.information_state(0) == state.information_state(0), view.history
         (True, [])
     """
-    view = state.resample(seat, SplitMix64(VIEW_SEED)) if hasattr(state, "resample") else state.clone()
+    view: Any = state.resample(seat, SplitMix64(VIEW_SEED)) if hasattr(state, "resample") else state.clone()
     if isinstance(getattr(view, "history", None), list):
         view.history = []
     if hasattr(view, "seed"):
@@ -137,7 +137,7 @@ class Agent(ABC):
         """The action to play in ``view``: by default the best of :meth:`_analyse`."""
         return self._analyse(view)[0]["action"]
 
-    def check_match(self) -> None:
+    def check_match(self) -> None:  # noqa: B027 (a hook: empty by default, not abstract)
         """Raise SolversError when this agent cannot play whole games of its
         game (called before a match starts, so that it fails at once with the
         reason rather than at the first move). Most agents can."""
@@ -146,7 +146,7 @@ class Agent(ABC):
         return f"<{self.kind} agent>"
 
 
-_REGISTRY: dict[str, Callable[..., Agent]] = {}
+_REGISTRY: dict[str, type[Agent]] = {}
 
 
 def register(kind: str) -> Callable[[type[Agent]], type[Agent]]:

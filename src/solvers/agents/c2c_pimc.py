@@ -36,8 +36,8 @@ import numpy as np
 
 from ..errors import SolversError
 from ..game import Game, State
-from .base import Agent, register, seat_view
 from ..limits import check_whole
+from .base import Agent, register, seat_view
 from .searching import _choice
 
 # How a future is played out: with hindsight of all its cards, or one round
@@ -165,12 +165,12 @@ class PIMCAgent(Agent):
         if len(actions) == 1:
             return {actions[0]: (1.0, 0.0, 0, 0.0)}
         est = dict(zip(actions, move_values(state, actions, self.samples, self.width, seed,
-                                            self.challenge, self.by_round, self._flag)))
+                                            self.challenge, self.by_round, self._flag), strict=False))
         if self.refine and len(actions) > 1 and est:
             ranked = sorted(actions, key=lambda a: self._key(est[a]), reverse=True)[:self.keep]
             more = move_values(state, ranked, self.refine, self.width, self.rng.next(),
                                self.challenge, self.by_round, self._flag)
-            for a, e in zip(ranked, more):
+            for a, e in zip(ranked, more, strict=False):
                 est[a] = _merge(est[a], e)
         return est
 

@@ -9,7 +9,7 @@ from ..errors import SolversError
 from ..game import Game, State
 from ..limits import MAX_NODES, check_seconds, check_whole
 from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
-from ..search.mcts import ROLLOUTS, mcts_search, playout_plies
+from ..search.mcts import ROLLOUTS, mcts_search, playout_plies, thread_allowance
 from .base import Agent, register
 
 
@@ -41,27 +41,54 @@ class MCTSAgent(Agent):
     ``rollout``: who plays the kernel's playout policy in rollouts, where it
     has one (``policy``: every seat; ``own``: this player only, the others
     move at random; ``random``: nobody; by default the game's choice,
-    ``Game.default_rollout``: ``own`` for Switchbacks, ``policy`` elsewhere).
+    ``Game.default_rollout``: ``own`` for Switchbacks, ``policy`` elsewhere),
+    ``threads``: how many trees to search at once, in parallel threads, their
+    root statistics merged (root parallelism,
+    :class:`solvers.search.mcts.RootParallelSearch`; C backend only). By
+    default a search with a time budget takes every core it is allowed
+    (:func:`solvers.search.mcts.thread_allowance`) and one with only an
+    iteration budget one thread, so that a seed gives the same moves on any
+    machine; ``threads=1`` is the single-tree search, bit for bit, and an
+    iteration budget with a given ``threads`` is reproducible too.
+    ``model``: a learned leaf evaluation (:mod:`solvers.learn`; C backend
+    only): a model file, ``default`` (the one the package ships for the game
+    and seat count) or ``none`` (rollouts only); when the option is not
+    given, the shipped model if there is one, else none. ``mix`` (0 to 1):
+    the model's weight at a leaf against a rollout's result (default: the
+    model's own setting; 1 is the model alone, no rollout); with a model, a
+    rollout cut by ``rollout_plies`` is valued there by the model (default
+    ``rollout_plies``: the model's own setting).
 
     Ranking: most visits first; ``value`` is the mean return of the player to
     move after the action. :meth:`stop` ends either search early.
     """
 
     options = ("seed", "iterations", "time", "c", "rollout_plies", "endgame_plies", "endgame_nodes",
-               "samples", "backend", "max_nodes", "rollout")
+               "samples", "backend", "max_nodes", "rollout", "threads", "model", "mix")
     stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
-                 time: float | None = None, c: float = 1.4, rollout_plies: int = 0,
+                 time: float | None = None, c: float = 1.4, rollout_plies: int | None = None,
                  endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
-                 backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None):
+                 backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None,
+                 threads: int | None = None, model: Any = None, mix: float | None = None):
         super().__init__(game, seed)
         if iterations is None and time is None:
             iterations = 1000
         self.iterations = None if iterations is None else check_whole("iterations", iterations, 1)
         self.time = None if time is None else check_seconds("time", time)
         self.c = _number("c", c, 0.0)
+        from ..learn.model import default_model, resolve_model
+
+        self.model = default_model(game) if model is None else resolve_model(model, game)
+        if self.model is not None and backend == "python":
+            raise SolversError("a learned model runs in the C search only: use backend=c or model=none")
+        if rollout_plies is None:
+            rollout_plies = self.model.rollout_plies if self.model is not None else 0
         self.rollout_plies = check_whole("rollout_plies", rollout_plies, 0)
+        self.mix = None if mix is None else _number("mix", mix, 0.0)
+        if self.mix is not None and self.mix > 1.0:
+            raise SolversError(f"mix must be between 0 and 1, not {mix!r}")
         self.endgame_plies = check_whole("endgame_plies", endgame_plies, 0)
         self.endgame_nodes = check_whole("endgame_nodes", endgame_nodes, 1, MAX_NODES)
         self.samples = check_whole("samples", samples, 1)
@@ -70,6 +97,13 @@ class MCTSAgent(Agent):
         if rollout is None:
             rollout = getattr(game, "default_rollout", "policy")
         self.rollout = _choice("rollout", rollout, ROLLOUTS)
+        self.threads = None if threads is None else check_whole("threads", threads, 1, 1024)
+
+    def search_threads(self) -> int:
+        """The trees this agent searches at once (see the class docstring)."""
+        if self.threads is not None:
+            return self.threads
+        return thread_allowance() if self.time is not None else 1
 
     def _analyse(self, state: State) -> list[dict[str, Any]]:
         player = state.current_player()
@@ -84,11 +118,12 @@ class MCTSAgent(Agent):
                 self._search = None     # the solver's memory goes now, not at the next move
                 if r.action_values:     # (a stop before the first sample: MCTS stops at once too)
                     return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
-        r = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
+        found = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
                         rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes,
-                        rollout=self.rollout, track=self._track)
+                        rollout=self.rollout, threads=self.search_threads(), track=self._track,
+                        model=self.model, mix=self.mix)
         self._search = None
-        rows = [self._row(state, a, v, n) for a, n, v in r.rows()]
+        rows = [self._row(state, a, v, n) for a, n, v in found.rows()]
         seen = {row["action"] for row in rows}
         # Actions the budget never tried come last, unvisited.
         rows += [self._row(state, a, 0.0, 0) for a in state.legal_actions() if a not in seen]

@@ -24,14 +24,14 @@ free, and may declare a native format in its record
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 import solvers
 
 from ..errors import SolversError
+from ..game import Game, State
 from ..limits import check_seed
 from ..registry import game_info
-from ..game import Game, State
 
 HISTORY_KEYS = ("game", "players", "options", "seed", "moves", "start")
 MAX_MOVES = 10_000
@@ -55,7 +55,7 @@ def game_option_names(name: str) -> list[str]:
     return game_info(name).option_names
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -172,7 +172,7 @@ def load_position(raw: Any) -> tuple[dict[str, Any], State, list[str]]:
     return setup, state, moves
 
 
-def save_position(setup: dict[str, Any], moves: list[str]) -> dict[str, Any]:
+def save_position(setup: dict[str, Any], moves: list[str] | list[str | int]) -> dict[str, Any]:
     """The history position of a session: its setup and the moves played."""
     pos: dict[str, Any] = {"game": setup["game"], "players": setup["players"]}
     if "start" in setup:

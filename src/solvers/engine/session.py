@@ -33,7 +33,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 import solvers
 
@@ -43,8 +43,7 @@ from ..errors import SolversError
 from ..game import CHANCE, TERMINAL, State, observed_move
 from ..limits import MAX_ITERATIONS, MAX_SECONDS, MAX_SEED, check_seconds, check_seed, check_whole
 from ..rng import SplitMix64
-from .positions import (build_game, check_setup,
-                        load_position, native_position, save_position)
+from .positions import build_game, check_setup, load_position, native_position, save_position
 
 PROTOCOL = "solvers-engine"
 PROTOCOL_VERSION = 1
@@ -52,9 +51,12 @@ PROTOCOL_VERSION = 1
 MAX_TIME = MAX_SECONDS
 MAX_ID_LENGTH = 200
 AGENT_SEED_SALT = 0x656E67696E65  # "engine": the agents' seeds differ from the deal's
+# The resampled views that decide whether another seat's score is public
+# (see Session.public_scores); their seeds are fixed, never the deal's.
+PUBLIC_SCORE_VIEWS = (0x5C0_0001, 0x5C0_0002, 0x5C0_0003)
 
 COMMANDS = ("hello", "new", "position", "undo", "apply", "deal", "legal", "go", "stop", "state",
-            "quit")
+            "quit", "record")
 # The fields each command takes besides "id" and "cmd".
 FIELDS: dict[str, tuple[str, ...]] = {
     "hello": (),
@@ -68,6 +70,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "stop": (),
     "state": ("seat",),
     "quit": (),
+    "record": ("seat", "names"),
 }
 # Commands that change the game: refused while a go is running.
 MUTATING = ("new", "position", "undo", "apply", "deal", "go")
@@ -81,7 +84,7 @@ class RequestError(SolversError):
         self.code = code
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -152,8 +155,10 @@ class Session:
     def __init__(self) -> None:
         self.game: Any = None
         self.state: State | None = None
-        self.setup: dict[str, Any] | None = None
+        self.setup: dict[str, Any] = {}     # filled by new / position
         self.moves: list[str] = []
+        # One entry per move played (see _note): who moved, and how every seat reads it.
+        self._log: list[dict[str, Any]] = []
         # What undo replays: the loaded moves as strings, then the action ids
         # played here (a string may match several copies of one tile).
         self._replay: list[str | int] = []
@@ -325,13 +330,14 @@ class Session:
                 # did not choose one never learns it.
                 setup["seed"] = secrets.randbelow(MAX_SEED)
         state = game.new_initial_state(setup["seed"])
-        self._install(setup, game, state, [], seats)
+        self._install(setup, game, state, [], seats, log=[])
         return self.status()
 
     def _install(self, setup: dict[str, Any], game: Any, state: State, moves: list[str],
-                 seats: tuple[int, ...] | None) -> None:
+                 seats: tuple[int, ...] | None, log: list[dict[str, Any]] | None = None) -> None:
         self.setup, self.game, self.state, self.moves = setup, game, state, moves
         self._replay = list(moves)
+        self._log = self._replayed_log(setup, moves) if log is None else log
         self.seats = seats
         self._agent_rng = SplitMix64(setup["seed"] ^ AGENT_SEED_SALT)
 
@@ -362,6 +368,68 @@ class Session:
         self.moves.append(text)
         self._replay.append(action)
 
+    def _note(self, state: State, action: int) -> None:
+        """Log ``action``, about to be applied to ``state``: the mover, and
+        for every seat the move as that seat reads it and whether it sees
+        the action whole (the ``log`` of a ``state`` reply)."""
+        player = state.current_player()
+        seats = range(self.game.num_players)
+        observe = getattr(state, "action_observation", None)
+        self._log.append({
+            "mover": "chance" if player == CHANCE else int(player),
+            "action": int(action),
+            "seen": [self._seen(state, action, s) for s in seats],
+            "whole": [observe is None or observe(action, s) == action for s in seats],
+        })
+
+    def _replayed_log(self, setup: dict[str, Any], moves: list[str]) -> list[dict[str, Any]]:
+        """The log of a loaded position: its moves replayed from the start."""
+        if not moves:
+            return []
+        _, state, _ = load_position(save_position(setup, []))
+        self._log = []
+        for move in moves:
+            action = state.string_to_action(move)
+            self._note(state, action)
+            state.apply_action(action)
+        return self._log
+
+    def log_for(self, seat: int) -> list[dict[str, Any]]:
+        """Every move so far as ``seat`` observes it: ``mover`` (a seat or
+        ``"chance"``), ``move`` (the text that seat reads) and ``action``
+        (None when the seat does not see the move whole)."""
+        return [{"mover": e["mover"], "move": e["seen"][seat],
+                 "action": e["action"] if e["whole"][seat] else None} for e in self._log]
+
+    def public_scores(self, state: State, seat: int) -> list[int | None]:
+        """Each player's score as far as ``seat`` may know it, else None.
+
+        Its own score always; at the end every score; before that another
+        player's score only when it is the same in several views of the
+        state for ``seat`` (:func:`seat_view` redealt with fixed seeds), so
+        it depends on nothing ``seat`` cannot see (a sheet with moves the
+        seat has not seen yet, a hidden scoring card) and the number given
+        is read from those views, never from the real state."""
+        players = self.game.num_players
+        if state.is_terminal():
+            return [int(s) for s in state.scores()]
+        out: list[int | None] = [None] * players
+        out[seat] = int(state.scores()[seat])
+        if players == 1:
+            return out
+        try:
+            if hasattr(state, "resample"):
+                views = [state.resample(seat, SplitMix64(k)) for k in PUBLIC_SCORE_VIEWS]
+            else:
+                views = [state]          # nothing hidden: every score is public
+            rows = [[int(x) for x in v.scores()] for v in views]
+        except (SolversError, ValueError):
+            return out                    # no view to read from right now
+        for p in range(players):
+            if p != seat and all(r[p] == rows[0][p] for r in rows):
+                out[p] = rows[0][p]
+        return out
+
     def cmd_undo(self, request: dict[str, Any]) -> dict[str, Any]:
         """Back to the game as it stood after ``ply`` moves: the moves are
         replayed from the start, so the seed deals the same cards again."""
@@ -375,7 +443,7 @@ class Session:
             setup, state, moves = load_position(save_position(self.setup, replay))
         except SolversError as e:  # the moves replayed once already: a bug if this fails
             raise RequestError("internal_error", str(e)) from None
-        self._install(setup, state.game, state, moves, self.seats)
+        self._install(setup, state.game, state, moves, self.seats, log=self._log[:ply])
         self._replay = replay
         return self.status()
 
@@ -409,6 +477,7 @@ class Session:
                 raise RequestError("illegal_move", f"action {str(action)[:40]} is not legal here "
                                                    "(send legal for the list)")
         text = state.action_to_string(action)
+        self._note(state, action)
         state.apply_action(action)
         self._played(action, text)
         return {"action": action, "move": text, **self.status()}
@@ -419,11 +488,12 @@ class Session:
         if count is not None and (not _is_int(count) or count < 1):
             raise RequestError("bad_request", "'count' should be a whole number >= 1")
         view = self._view(request, state)
-        dealt = []
+        dealt: list[str] = []
         while state.is_chance_node() and (count is None or len(dealt) < count):
             action = state.seeded_outcome()
             text = state.action_to_string(action)
             dealt.append(self._seen(state, action, view))
+            self._note(state, action)
             state.apply_action(action)
             self._played(action, text)
         return {"moves": dealt, **self.status()}
@@ -464,6 +534,8 @@ class Session:
             rows = self._breakdown(state)
             if rows is not None:
                 out["breakdown"] = rows
+        out["public_scores"] = self.public_scores(state, seat)
+        out["log"] = self.log_for(seat)
         annotate = self._web_hook("annotate")
         if annotate is not None:
             # What the rules derive for drawing, only what the seat may know
@@ -489,8 +561,51 @@ class Session:
         fn = self._web_hook("breakdown")
         if fn is None:
             return None
-        return [[{"item": str(r["item"]), "points": _number(r["points"])} for r in seat]
+        # Items worth nothing are left out (docs/engine-protocol.md).
+        return [[{"item": str(r["item"]), "points": _number(r["points"])} for r in seat
+                 if _number(r["points"]) != 0]
                 for seat in fn(state)]
+
+    def cmd_record(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The game so far as a game record (:mod:`solvers.record`) written
+        through ``seat``'s eyes: in seat mode one of the connection's seats
+        (by default its only one), never more than that seat may see; in
+        referee mode any seat, or none for the referee's record. Replayed
+        from the start, as ``undo`` does."""
+        state = self._need_game()
+        seat = request.get("seat")
+        if self.seats is not None:
+            if seat is None and len(self.seats) == 1:
+                seat = self.seats[0]
+            if seat is None:
+                raise RequestError("bad_request", f"give 'seat': this connection plays seats "
+                                                  f"{list(self.seats)}")
+            if seat not in self.seats:
+                raise self._hide(f"a record is written only through these seats' eyes, "
+                                 f"not seat {str(seat)[:20]}'s")
+        if seat is not None:
+            seat = self._seat(seat, state)
+        names = request.get("names")
+        if names is not None and (not isinstance(names, list) or len(names) != self.game.num_players
+                                  or not all(isinstance(n, str) and len(n) <= 100 for n in names)):
+            raise RequestError("bad_request", f"'names' should list {self.game.num_players} names "
+                                              "(strings of at most 100 characters), one a seat")
+        if "start" in self.setup:
+            raise RequestError("bad_request", "a game loaded from a position of the game's own format "
+                                              "has no record from its start")
+        from ..record import Recorder
+
+        try:
+            _, replay, _ = load_position(save_position(self.setup, []))
+            recorder = Recorder(self.game, replay, seat=seat, names=names,
+                                options=self.setup.get("options") or {})
+            for item in self._replay:
+                action = replay.string_to_action(item) if isinstance(item, str) else item
+                recorder.step(replay, action)
+                replay.apply_action(action)
+        except SolversError as e:  # the moves replayed once already: a bug if this fails
+            raise RequestError("internal_error", str(e)) from None
+        return {"record": json.loads(json.dumps(recorder.to_json(replay)))}
 
     def cmd_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         job = self._job
@@ -626,14 +741,13 @@ class Session:
         start = time.perf_counter()
         iterations = 0
         if kind == "mcts" and agent.endgame_plies == 0:
-            from ..search.mcts import make_search
+            from ..search.mcts import make_parallel_search
 
-            max_nodes = agent.max_nodes
-            if max_nodes is None and agent.iterations is not None and agent.time is None:
-                max_nodes = agent.iterations + 1
-            search = make_search(root, backend=agent.backend, c=agent.c, seed=agent.rng.next(),
-                                 rollout_plies=agent.rollout_plies, max_nodes=max_nodes,
-                                 rollout=agent.rollout)
+            search = make_parallel_search(root, threads=agent.search_threads(), iterations=agent.iterations,
+                                          time=agent.time, backend=agent.backend, c=agent.c,
+                                          seed=agent.rng.next(), rollout_plies=agent.rollout_plies,
+                                          max_nodes=agent.max_nodes, rollout=agent.rollout,
+                                          model=agent.model, mix=agent.mix)
             job.attach(search)
             r = search.run(iterations=agent.iterations, time=agent.time)
             iterations = r.iterations
@@ -655,7 +769,7 @@ class Session:
 
 
     def _play(self, job: GoJob, agent: Any, kind: str, root: State, player: int,
-              view: int) -> dict[str, Any]:
+              view: int | None) -> dict[str, Any]:
         """A go for a seat the engine plays (seat mode): search as
         :meth:`_search`, play the best move, and say only what ``view`` sees
         of it (no action id, ranking, value or search count: they could tell
@@ -666,6 +780,7 @@ class Session:
             action = found["action"]
             seen = self._seen(state, action, view)
             text = state.action_to_string(action)
+            self._note(state, action)
             state.apply_action(action)
             self._played(action, text)
             return {"seat": player, "agent": kind, "played": True, "move": seen,

@@ -26,7 +26,7 @@ class KernelGame(Game):
     """A game played on a C kernel (see the module docstring)."""
 
     reference = False
-    state_class: type
+    state_class: Any
     rules: Any
     core: Any
 

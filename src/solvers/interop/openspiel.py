@@ -3,9 +3,10 @@ on them (needs the optional extra: ``pip install ".[openspiel]"``).
 
 Every game of :func:`solvers.game_names` is registered with
 ``pyspiel.register_game`` as ``solvers_<name>`` (``solvers_c2c``,
-``solvers_switchbacks``), a sequential game with explicit chance nodes and
-imperfect information. Its states wrap a state of our Cython kernel (or of
-the pure-Python reference with ``reference=True``)::
+``solvers_switchbacks``, ``solvers_bigsur``, ``solvers_santacruz``), a
+sequential game with explicit chance nodes and imperfect information. Its
+states wrap a state of our Cython kernel (or of the pure-Python reference
+with ``reference=True``)::
 
     >>> import pyspiel
     >>> from solvers.interop.openspiel import register_games
@@ -60,6 +61,7 @@ import numpy as np
 import pyspiel
 
 import solvers
+
 from ..agents.base import Agent, register
 from ..limits import MAX_ITERATIONS, check_seconds, check_whole
 from ..registry import GameInfo, game_info
@@ -290,7 +292,7 @@ def _ismcts_module() -> Any:
     return ismcts, mcts
 
 
-class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):
+class TimedISMCTSBot(_ismcts_module()[0].ISMCTSBot):  # type: ignore[misc]  # OpenSpiel's, loaded at import
     """OpenSpiel's Python ISMCTS bot, searching for ``seconds`` per move
     (or ``max_simulations`` simulations when ``seconds`` is None).
 
@@ -375,6 +377,12 @@ class OpenSpielISMCTSAgent(Agent):
         self.bot = ismcts_bot(self.os_game, seconds=time, simulations=simulations or 1000, c=c,
                               seed=self.rng.next())
         self._track(self.bot)          # its stop() ends a running search (Agent.stop)
+
+    @property
+    def last_simulations(self) -> int:
+        """The simulations of the last search (what a ladder reports as the
+        bot's real budget, :mod:`solvers.ladder`)."""
+        return int(self.bot.simulations)
 
     def _wrap(self, state: solvers.State) -> SolversState:
         return SolversState(self.os_game, state.clone())

@@ -55,6 +55,7 @@ relaxation (``linearization_level=2``) without extra cutting planes
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -208,7 +209,7 @@ def _neg(lit: Literal) -> Literal:
 
 def add_setup(model: cp_model.CpModel, sheet: _Sheet, v: _Vars) -> None:
     """Setup: cross off one of the four cards, circle the other three."""
-    for r, cards in enumerate(sheet.deal.cards):
+    for cards in sheet.deal.cards:
         for k in cards:
             v.x[k] = model.new_bool_var(f"cross_{k}")
     for k in sheet.deal.cards[0]:
@@ -274,7 +275,7 @@ def add_connected_to_an_earlier_circle(model: cp_model.CpModel, sheet: _Sheet, v
     """Each circle of a round is joined by a line to a location already in the
     itinerary: one present when the round began (depth 0) or a circle of this
     round at the depth just below."""
-    deal, cache = sheet.deal, {}
+    deal, cache = sheet.deal, dict[Any, Any]()
     for r in range(1, deal.rounds + 1):
         for l in range(sheet.n):
             now = [v.a[k, l] for k in deal.cards[r] if (k, l) in v.a]
@@ -317,7 +318,7 @@ def add_compulsory_circling(model: cp_model.CpModel, sheet: _Sheet, v: _Vars) ->
 
         def crossed(l: int) -> Literal:
             lr = deal.round_of.get(l)
-            return v.x[l] if lr is not None and lr <= r else False
+            return v.x[l] if lr is not None and lr <= r else False  # noqa: B023 (used in this iteration only)
 
         for k in deal.cards[r]:
             for l in _bits(sheet.map.matches[k]):
@@ -462,7 +463,7 @@ def _extract_plan(solver: cp_model.CpSolver, sheet: _Sheet, v: _Vars) -> Plan:
                 made.append((depth, k, l))
         made.sort()
         used = {k for _, k, _ in made} | {crosses[r]}
-        circles = [[names[k], names[l]] for _, k, l in made]
+        circles: list[list[str | None]] = [[names[k], names[l]] for _, k, l in made]
         circles += [[names[k], None] for k in deal.cards[r] if k not in used]
         rounds.append({"cross": names[crosses[r]], "circles": circles})
     return {"setup_cross": names[crosses[0]], "rounds": rounds}
@@ -598,13 +599,22 @@ def beam_plan(deal: Sequence[int], challenge: str | int | None = None,
     return score, plan
 
 
+# Beam widths tried before the widest one when only feasibility is asked.
+# On 300 shuffles of five challenges (the 251 the precheck leaves) widths 8,
+# 32, 128 and 512 found a win on 139, 175, 197 and 217, for 2%, 5%, 22% and
+# 100% of the widest one's time.
+_FEASIBILITY_WIDTHS = (8, 32, 128)
+
+
 def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
                       map: CoastMap | str | None = None, rounds: int = ROUNDS,
                       time_limit: float = 30.0, workers: int = 1,
                       hint: Plan | None = None, objective: bool = True,
                       beam_width: int | None = None,
                       cross_off: Sequence[int] = (),
-                      played: Plan | None = None) -> HindsightResult:
+                      played: Plan | None = None,
+                      stop: threading.Event | None = None,
+                      work_limit: float | None = None) -> HindsightResult:
     """The best play of a known deal.
 
     ``deal`` lists card ids: the 4 setup cards, then 4 per round (``rounds``
@@ -614,15 +624,24 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     whether the challenge can be won (faster; a winning plan the beam
     search finds settles it without the solver). The search starts from
     ``hint`` if given, else from :func:`beam_plan` (``beam_width`` sheets
-    kept per move: by default 8192 for the best score and 512 for the
-    yes-or-no question, which measured fastest; 0 turns it off).
+    kept per move: by default 8192 for the best score, and for the
+    yes-or-no question widths 8, 32, 128, then 512, stopping at the first
+    win, which measured fastest; 0 turns it off).
     ``cross_off`` lists dealt cards the plan must cross off (decisions
     already taken, such as the setup's): the best play given them.
     ``played`` is a plan of the setup and the first rounds (the JSON
     contract, as a game's ``plan()`` gives it midway): those moves are
     fixed and the rest is played best, so a status ``"infeasible"`` says
     the challenge was already lost after them. The plan is replayed
-    through the reference rules before it is returned::
+    through the reference rules before it is returned. ``stop`` (an event
+    another thread may set) ends the work early: before the solver starts,
+    a :class:`~solvers.errors.SolversError`; during its search, CP-SAT
+    stops within a moment and the result is the best plan found so far
+    with status ``"stopped"`` (none when it had found none).
+    ``work_limit`` caps the solver's deterministic time (its own measure of
+    work, the same on a fast or a loaded machine, roughly seconds of one
+    quiet core): with one worker a run stopped by it gives the same answer
+    wherever it runs, which ``time_limit`` does not promise::
 
         >>> r = hindsight_optimum(shuffle_deal(None, seed=5)[:12], rounds=2)
         >>> r.status, r.score == r.bound
@@ -634,8 +653,14 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     d = Deal.of(deal, rounds=rounds, n=coast.n, challenge=ch)
     if not time_limit > 0:
         raise SolversError(f"time_limit should be positive, not {time_limit!r}")
+    if work_limit is not None and (isinstance(work_limit, bool)
+                                   or not isinstance(work_limit, (int, float))
+                                   or not work_limit > 0):
+        raise SolversError(f"work_limit should be a positive number (the solver's "
+                           f"deterministic time), not {work_limit!r}")
     if not isinstance(workers, int) or workers < 1:
         raise SolversError(f"workers should be a positive int, not {workers!r}")
+    default_width = beam_width is None and not objective
     if beam_width is None:
         beam_width = 8192 if objective else 512
     if not isinstance(beam_width, int) or isinstance(beam_width, bool) or beam_width < 0:
@@ -648,6 +673,26 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     required = coast.required_mask(ch) if ch is not None else 0
     sheet = _Sheet(coast, d, required)
     deal_list = d.flat()
+    fixed = _played_moves(d, coast, played) if played is not None else None
+    if hint is None and beam_width:
+        # For the yes-or-no question narrow beams come first: most winnable
+        # deals are settled by one of them for a fraction of the widest
+        # one's cost, and a win is a win whichever beam found it.
+        widths = [w for w in _FEASIBILITY_WIDTHS if w < beam_width] if default_width else []
+        for width in widths + [beam_width]:
+            found = beam_plan(deal_list, ch, coast, rounds, width)
+            if found is not None and not _crosses_off(found[1], cross_off, coast):
+                found = None
+            if found is not None and fixed is not None and not _follows(found[1], coast, *fixed):
+                found = None
+            if found is not None:
+                hint = found[1]
+                if not objective:        # a winning plan settles the question
+                    state = replay_plan(deal_list, hint, ch, coast)
+                    return HindsightResult("feasible", state.score_breakdown()["total"],
+                                           state.challenge_won(), hint, None,
+                                           time.perf_counter() - start, deal_list)
+                break
     try:
         model, v = build_model(sheet, with_objective=objective)
     except _Impossible:
@@ -655,27 +700,17 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
                                None, time.perf_counter() - start, deal_list)
     for k in cross_off:
         model.add(v.x[k] == 1)
-    fixed = _played_moves(d, coast, played) if played is not None else None
     if fixed is not None:
         for lit, value in _fixed_literals(v, *fixed):
             model.add(lit == int(value))
-    if hint is None and beam_width:
-        found = beam_plan(deal_list, ch, coast, rounds, beam_width)
-        if found is not None and not _crosses_off(found[1], cross_off, coast):
-            found = None
-        if found is not None and fixed is not None and not _follows(found[1], coast, *fixed):
-            found = None
-        if found is not None:
-            hint = found[1]
-            if not objective:        # a winning plan settles the question
-                state = replay_plan(deal_list, hint, ch, coast)
-                return HindsightResult("feasible", state.score_breakdown()["total"],
-                                       state.challenge_won(), hint, None,
-                                       time.perf_counter() - start, deal_list)
     if hint is not None:
         _add_plan_hint(model, sheet, v, hint)
+    if stop is not None and stop.is_set():
+        raise SolversError("stopped before the solver started")
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = float(work_limit)
     solver.parameters.num_workers = workers
     # Measured on random deals (one worker): the full linear relaxation pays
     # for itself, the extra cutting planes on top of it do not, and
@@ -685,8 +720,39 @@ def hindsight_optimum(deal: Sequence[int], challenge: str | int | None = None,
     solver.parameters.cut_level = 0
     if objective:
         solver.parameters.search_branching = cp_model.LP_SEARCH
-    code = solver.solve(model)
+    else:
+        # The yes-or-no question gets there in about half the solver's
+        # deterministic time without presolve's probing (31 shuffles the
+        # beams could not win, 18 winnable: 0.71 against 1.30 in total),
+        # and a quarter sooner again with one light round of presolve
+        # (1.51 s against 1.99 s of wall time, the same work after it).
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.max_presolve_iterations = 1
+        solver.parameters.symmetry_level = 0
+        solver.parameters.presolve_use_bva = False
+    if stop is None:
+        code = solver.solve(model)
+    else:
+        # A watcher ends the search when `stop` is set (CP-SAT's stop_search
+        # is safe to call from another thread), and itself once it ends.
+        finished = threading.Event()
+
+        def watch() -> None:
+            while not finished.is_set():
+                if stop.wait(0.05):
+                    solver.stop_search()
+                    return
+
+        watcher = threading.Thread(target=watch, name="solvers-c2c-stop", daemon=True)
+        watcher.start()
+        try:
+            code = solver.solve(model)
+        finally:
+            finished.set()
+            watcher.join()
     status = _STATUS.get(code, "unknown")
+    if stop is not None and stop.is_set() and status not in ("optimal", "infeasible"):
+        status = "stopped"
     if not objective and status == "optimal":
         status = "feasible"
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -721,7 +787,9 @@ def obviously_lost(deal: Sequence[int], challenge: str | int, map: CoastMap | st
 
     * a round (or the setup) whose four cards all show required locations
       forces crossing one of them off;
-    * more required locations than circles the game has room for.
+    * more required locations than circles the game has room for;
+    * the required locations outside the setup cannot each get a card of
+      their own (:func:`_required_cards_missing`).
 
     >>> from solvers.games.c2c.data import load_map
     >>> esb = load_map().location("Empire State Building").id
@@ -732,10 +800,86 @@ def obviously_lost(deal: Sequence[int], challenge: str | int, map: CoastMap | st
     coast = _as_map(map)
     ch = _challenge_id(coast, challenge)
     d = Deal.of(deal, rounds=rounds, n=coast.n, challenge=ch)
+    assert ch is not None          # a challenge was given
     need = coast.required_mask(ch)
     if any(all(need >> k & 1 for k in cards) for cards in d.cards):
         return True
-    return bin(need).count("1") > (SETUP_CARDS - 1) + (CARDS_PER_ROUND - 1) * d.rounds
+    if bin(need).count("1") > (SETUP_CARDS - 1) + (CARDS_PER_ROUND - 1) * d.rounds:
+        return True
+    return _required_cards_missing(_Sheet(coast, d, need))
+
+
+def _required_cards_missing(sheet: _Sheet) -> bool:
+    """Whether the required locations outside the setup cannot each be given
+    a card of their own (assumes no round is all required, see
+    :func:`obviously_lost`).
+
+    A required location that is not a setup card is circled once, by a card
+    of rounds 1 on that matches it and that the reachability sweep lets
+    circle it there (:meth:`_Sheet.can_circle`). Each card circles once at
+    most, and each round crosses off one card that is not required (crossing
+    off a required location loses), so a round lends at most all its
+    required cards and all but one of the others. Those are the capacities
+    of a small flow network; a maximum flow short of the required count
+    proves the deal lost. Every real win is such a flow, so the test never
+    calls a winnable deal lost.
+    """
+    deal = sheet.deal
+    targets = [l for l in _bits(sheet.required) if l not in sheet.setup]
+    if not targets:
+        return False
+    # Nodes: 0 source, 1 sink, then locations, cards, one node per round for
+    # the cards that are not required (capacity: their count less one).
+    node: dict[Any, int] = {}
+
+    def at(key: Any) -> int:
+        if key not in node:
+            node[key] = len(node) + 2
+        return node[key]
+
+    cap: dict[tuple[int, int], int] = {}
+    out: dict[int, list[int]] = {}
+
+    def arc(a: int, b: int, c: int) -> None:
+        if (a, b) not in cap:
+            out.setdefault(a, []).append(b)
+            out.setdefault(b, []).append(a)
+            cap[a, b] = 0
+            cap.setdefault((b, a), 0)
+        cap[a, b] += c
+
+    for r in range(1, deal.rounds + 1):
+        spare = [k for k in deal.cards[r] if not sheet.required >> k & 1]
+        if len(spare) > 1:
+            arc(at(("round", r)), 1, len(spare) - 1)
+        for k in deal.cards[r]:
+            arc(at(("card", k)), at(("round", r)) if k in spare else 1, 1)
+    for l in targets:
+        arc(0, at(("loc", l)), 1)
+        for r in range(1, deal.rounds + 1):
+            for k in deal.cards[r]:
+                if sheet.can_circle(k, l, r):
+                    arc(at(("loc", l)), at(("card", k)), 1)
+    flow = 0
+    while True:                      # augmenting paths, breadth first
+        parent = {0: 0}
+        queue = [0]
+        for a in queue:
+            for b in out.get(a, ()):
+                if b not in parent and cap[a, b] > 0:
+                    parent[b] = a
+                    queue.append(b)
+            if 1 in parent:
+                break
+        if 1 not in parent:
+            return flow < len(targets)
+        b = 1
+        while b != 0:
+            a = parent[b]
+            cap[a, b] -= 1
+            cap[b, a] += 1
+            b = a
+        flow += 1
 
 
 @dataclass

@@ -112,7 +112,7 @@ def _winnable_crosses(deal: list[int], challenge: int, coast: CoastMap,
     free = hindsight_optimum(deal, challenge, coast, time_limit=time_limit, objective=False)
     if free.status == "infeasible":
         return set()
-    if free.status != "feasible":
+    if free.status != "feasible" or free.plan is None:
         return None
     first = coast.location(free.plan["setup_cross"]).id
     out = {first}

@@ -41,7 +41,14 @@ from ..errors import SolversError
 from ..games.c2c.data import CoastMap
 from ..games.c2c.reference import CARDS_PER_ROUND, ROUNDS
 from .c2c import (
-    SETUP_CARDS, Plan, _as_map, _bits, _challenge_id, _STATUS, replay_plan, score_terms,
+    _STATUS,
+    SETUP_CARDS,
+    Plan,
+    _as_map,
+    _bits,
+    _challenge_id,
+    replay_plan,
+    score_terms,
 )
 
 START_CIRCLES = SETUP_CARDS - 1

@@ -154,6 +154,7 @@ class ReferenceSolver:
                     child.apply_action(action)
                     rows.append((action, self.value(child)[1], 1))
                 best_row = max(rows, key=lambda r: self._utility(r[1], player))   # first of the best
+                best_a: int | None
                 vec, best_a = best_row[1], best_row[0]
                 rows.sort(key=lambda r: -self._utility(r[1], player))
             else:
@@ -161,7 +162,7 @@ class ReferenceSolver:
             moves = []
             if line and best_a is not None:
                 st = state.clone()
-                a = best_a
+                a: int | None = best_a
                 while a is not None:
                     moves.append(a)
                     st.apply_action(a)
@@ -204,19 +205,28 @@ def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
 
 def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False, line: bool = True,
                   max_nodes: int = DEFAULT_MAX_NODES, tt_bits: int = 22,
-                  backend: str = "auto") -> EndgameResult:
+                  backend: str = "auto",
+                  track: Callable[[Any], Any] | None = None) -> EndgameResult:
     """The exact value of ``state`` as it stands (every card in it is read:
     use :func:`expected_endgame` for a player's point of view).
 
     ``per_action`` also gives every legal action's exact value. Raises
-    SolversError beyond ``max_nodes`` searched nodes.
+    SolversError beyond ``max_nodes`` searched nodes. ``track``, when given,
+    is called with the solver before the search starts: its ``nodes`` (read
+    from another thread while it runs) count the nodes searched so far, for
+    a progress bar, and its ``stop()`` ends the search.
     """
     if state.is_terminal():
         return EndgameResult(player=state.current_player(), value=list(state.returns()), action=None)
     if _backend(state, backend) == "python":
-        return ReferenceSolver(state.game.num_players, mode, max_nodes).solve(state, per_action, line)
-    r = _c_solver(state, mode, max_nodes, tt_bits).solve(state._state_capsule(), per_action=per_action,
-                                                          line=line)
+        solver = ReferenceSolver(state.game.num_players, mode, max_nodes)
+        if track is not None:
+            track(solver)
+        return solver.solve(state, per_action, line)
+    c_solver = _c_solver(state, mode, max_nodes, tt_bits)
+    if track is not None:
+        track(c_solver)
+    r = c_solver.solve(state._state_capsule(), per_action=per_action, line=line)
     rows = []
     if per_action:
         p = r["player"]
@@ -278,7 +288,7 @@ def expected_endgame(state: State, player: int | None = None, samples: int = 16,
         done += 1
         for action, vec, _ in rows:
             acc = sums.setdefault(action, [[0.0] * len(vec), 0])
-            acc[0] = [x + y for x, y in zip(acc[0], vec)]
+            acc[0] = [x + y for x, y in zip(acc[0], vec, strict=True)]
             acc[1] += 1
     table = [(a, [x / n for x in vec], n) for a, (vec, n) in sums.items()]
     table.sort(key=lambda r: (-r[1][mover], r[0]))

@@ -73,7 +73,7 @@ class SearchResult:
 
     def rows(self) -> list[tuple[int, int, float]]:
         """(action, visits, value) best first."""
-        return list(zip(self.actions, self.visits, self.values))
+        return list(zip(self.actions, self.visits, self.values, strict=True))
 
 
 def has_kernel(state: State) -> bool:
@@ -285,13 +285,18 @@ class CSearch:
     """The C search (``solvers._core.mcts.Search``) with the Python result type."""
 
     def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
-                 determinize: bool = True, max_nodes: int | None = None, rollout: str | None = None):
+                 determinize: bool = True, max_nodes: int | None = None, rollout: str | None = None,
+                 model: Any = None, mix: float | None = None):
         from .._core import mcts as _cmcts
 
         _check_root(state)
         kwargs: dict[str, Any] = {}
         if max_nodes is not None:
             kwargs["max_nodes"] = max_nodes
+        if model is not None:
+            # A learned leaf value (solvers.learn.model), evaluated in C at every leaf.
+            kwargs.update(model.search_options(state.game))
+            kwargs["mix"] = model.mix if mix is None else mix
         self._search = _cmcts.Search(
             state.game._gamedef_capsule(), state._state_capsule(), c=c, seed=seed_from(seed),
             rollout_plies=rollout_plies, determinize=determinize,
@@ -314,9 +319,153 @@ class CSearch:
         return self._search.memory_bytes
 
 
+def thread_seed(seed: int | None, index: int) -> int | None:
+    """The seed of root search ``index`` of a parallel search: the search's
+    own seed for the first (so that one thread is today's search, bit for
+    bit), a fixed mix of it and ``index`` for the others."""
+    if index == 0 or seed is None:
+        return seed
+    return SplitMix64(seed_from(seed) ^ (0x9E3779B97F4A7C15 * index & (2**64 - 1))).next()
+
+
+def merge_results(results: list[SearchResult], seconds: float) -> SearchResult:
+    """One result from independent searches of the same root (root
+    parallelism): per root action the visits summed and the mean returns
+    weighted by visits; ranked by visits, then value, then action (a fixed
+    order, so that the merge does not depend on which search ended first)."""
+    first = results[0]
+    visits: dict[int, int] = {}
+    totals: dict[int, list[float]] = {}
+    for r in results:
+        for a, n, vec in zip(r.actions, r.visits, r.value_vectors, strict=True):
+            visits[a] = visits.get(a, 0) + n
+            acc = totals.setdefault(a, [0.0] * len(vec))
+            for k, v in enumerate(vec):
+                acc[k] += v * n
+    rows = []
+    for a, n in visits.items():
+        vec = [t / n for t in totals[a]] if n else totals[a]
+        rows.append((a, n, vec[first.player], vec))
+    rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
+    return SearchResult(
+        player=first.player, action=rows[0][0] if rows else None,
+        actions=[r[0] for r in rows], visits=[r[1] for r in rows], values=[r[2] for r in rows],
+        value_vectors=[r[3] for r in rows], iterations=sum(r.iterations for r in results),
+        nodes=sum(r.nodes for r in results), seconds=seconds, backend=first.backend)
+
+
+class RootParallelSearch:
+    """Root parallelism (Chaslot, Winands and van den Herik, "Parallel
+    Monte-Carlo Tree Search", Computers and Games 2008; for hidden
+    information Cazenave and Jouandeau's single-run parallelisation):
+    ``len(searches)`` independent trees of the same root, each in its own
+    thread (the C loop runs without the GIL), their root statistics merged
+    (:func:`merge_results`). An iteration budget is split between the trees
+    in a fixed way and each tree has its own seed (:func:`thread_seed`), so
+    the result for a seed depends on the number of trees, never on timing.
+    ``stop()`` stops every tree."""
+
+    def __init__(self, searches: list[Any]):
+        if not searches:
+            raise ValueError("a parallel search needs at least one search")
+        self.searches = searches
+        self.player = searches[0].player
+
+    def stop(self) -> None:
+        for s in self.searches:
+            s.stop()
+
+    def run(self, iterations: int | None = None, time: float | None = None) -> SearchResult:
+        import threading
+
+        _check_budget(iterations, time)
+        n = len(self.searches)
+        shares: list[int | None] = ([None] * n if iterations is None
+                                    else [iterations // n + (1 if i < iterations % n else 0) for i in range(n)])
+        results: list[SearchResult | None] = [None] * n
+        errors: list[BaseException] = []
+
+        def work(i: int) -> None:
+            try:
+                results[i] = self.searches[i].run(iterations=shares[i], time=time)
+            except BaseException as e:  # re-raised in the calling thread below
+                errors.append(e)
+
+        start = _time.perf_counter()
+        threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(1, n)]
+        for t in threads:
+            t.start()
+        work(0)
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+        return merge_results([r for r in results if r is not None], _time.perf_counter() - start)
+
+    def result(self) -> SearchResult:
+        return merge_results([s.result() for s in self.searches], 0.0)
+
+    @property
+    def memory_bytes(self) -> int:
+        return sum(getattr(s, "memory_bytes", 0) for s in self.searches)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system
+    tells it, else the machine's count)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+#: The threads a search may take when its caller does not say
+#: (:func:`thread_allowance`); None: every core available.
+_ALLOWANCE: int | None = None
+
+
+def set_thread_allowance(threads: int | None) -> None:
+    """Limit the threads of searches that take the default (an MCTS agent
+    with a time budget and no ``threads`` option): a tournament playing
+    ``w`` games at once gives each game ``cores // w``, ``solve serve``
+    divides the cores between its concurrent searches. None: no limit."""
+    global _ALLOWANCE
+    _ALLOWANCE = None if threads is None else check_whole("threads", threads, 1, 1024)
+
+
+def thread_allowance() -> int:
+    """The threads a search takes by default: the allowance set by
+    :func:`set_thread_allowance`, else every core available."""
+    return _ALLOWANCE if _ALLOWANCE is not None else available_cores()
+
+
+def make_parallel_search(state: State, *, threads: int = 1, iterations: int | None = None,
+                         time: float | None = None, seed: int | None = 0,
+                         max_nodes: int | None = None, **options: Any) -> Any:
+    """A search of ``state`` over ``threads`` trees (:class:`RootParallelSearch`;
+    one tree is the plain search of :func:`make_search`, which also takes
+    ``options``), sized for its budget: a tree never has more nodes than its
+    share of an iteration budget needs. The Python backend always has one tree."""
+    threads = check_whole("threads", threads, 1, 1024)
+    if iterations is not None:
+        threads = max(1, min(threads, iterations))
+    share = None if iterations is None else -(-iterations // threads)
+    if max_nodes is None and share is not None and time is None:
+        max_nodes = share + 1
+    search: Any = make_search(state, seed=seed, max_nodes=max_nodes, **options)
+    if threads > 1 and isinstance(search, CSearch):
+        search = RootParallelSearch([search] + [
+            make_search(state, seed=thread_seed(seed, i), max_nodes=max_nodes, **options)
+            for i in range(1, threads)])
+    return search
+
+
 def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: int | None = 0,
                 rollout_plies: int = 0, determinize: bool = True,
-                max_nodes: int | None = None, rollout: str | None = None) -> MCTS | CSearch:
+                max_nodes: int | None = None, rollout: str | None = None,
+                model: Any = None, mix: float | None = None) -> MCTS | CSearch:
     """A search object rooted at ``state`` (``run``/``stop``/``result``).
 
     ``backend``: ``"auto"`` (C when the state offers its tables), ``"c"`` or
@@ -324,7 +473,10 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
     who plays the kernel's own playout policy in rollouts when it has one:
     ``"policy"`` every seat, ``"own"`` the searching player only (the others
     move uniformly at random), ``"random"`` nobody; ``None`` takes the
-    game's ``default_rollout``.
+    game's ``default_rollout``. ``model`` (C only): a learned leaf value
+    (:class:`solvers.learn.model.Model`), weighted ``mix`` against rollouts
+    (None: the model's own ``play`` setting); rollouts cut by
+    ``rollout_plies`` are valued there by the model.
     """
     if backend not in ("auto", "c", "python"):
         raise SolversError(f"unknown search backend {backend!r}; use 'auto', 'c' or 'python'")
@@ -336,30 +488,38 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
         raise SolversError(f"the exploration constant must be a number, not {c!r}")
     if backend == "c" and not has_kernel(state):
         raise SolversError("this state has no C tables; use backend='python'")
+    if model is not None and (backend == "python" or not has_kernel(state)):
+        raise SolversError("a learned model runs in the C search only: use backend='c' (or model=none)")
     if backend == "python" or (backend == "auto" and not has_kernel(state)):
         return MCTS(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
                     max_nodes=max_nodes)
     return CSearch(state, c=c, seed=seed, rollout_plies=rollout_plies, determinize=determinize,
-                   max_nodes=max_nodes, rollout=rollout)
+                   max_nodes=max_nodes, rollout=rollout, model=model, mix=mix)
 
 
 def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
                 c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
                 backend: str = "auto", max_nodes: int | None = None,
-                rollout: str | None = None,
-                track: Callable[[Any], Any] | None = None) -> SearchResult:
+                rollout: str | None = None, threads: int = 1,
+                track: Callable[[Any], Any] | None = None, model: Any = None,
+                mix: float | None = None) -> SearchResult:
     """Search from ``state`` for the player to move and return the result.
 
     Budget: ``iterations`` and/or ``time`` seconds (the first reached ends
-    the search). The same seed gives the same result for an iteration budget.
-    ``track``, when given, is called with the search before it runs: its
-    ``stop()`` (from another thread) ends it with the result so far.
+    the search). The same seed gives the same result for an iteration budget
+    and the same ``threads``. ``threads`` > 1 searches that many trees in
+    parallel threads and merges their root statistics
+    (:class:`RootParallelSearch`; the C backend only: the Python search
+    holds the GIL, so it always runs one tree). ``track``, when given, is
+    called with the search before it runs: its ``stop()`` (from another
+    thread) ends it with the result so far. ``model`` and ``mix``: a learned
+    leaf value (:func:`make_search`).
     """
     _check_budget(iterations, time)
-    if max_nodes is None and iterations is not None and time is None:
-        max_nodes = iterations + 1
-    search = make_search(state, backend=backend, c=c, seed=seed, rollout_plies=rollout_plies,
-                         determinize=determinize, max_nodes=max_nodes, rollout=rollout)
+    search = make_parallel_search(state, threads=threads, iterations=iterations, time=time,
+                                  backend=backend, c=c, seed=seed, rollout_plies=rollout_plies,
+                                  determinize=determinize, max_nodes=max_nodes, rollout=rollout,
+                                  model=model, mix=mix)
     if track is not None:
         track(search)
     return search.run(iterations=iterations, time=time)

@@ -6,7 +6,7 @@ positions (``position``). The rules as the library reads them:
 ``GAME`` is the game's record for the generic tools (:mod:`solvers.registry`).
 """
 
-from ...registry import GameInfo, GameOption
+from ...registry import GameInfo, GameOption, PositionFormat
 
 GAME = GameInfo(
     name="bigsur",
@@ -22,9 +22,16 @@ GAME = GameInfo(
     constant_sum=True, min_utility=0.0, max_utility=1.0,
     reference="solvers.games.bigsur.reference:BigSur",
     kernel="solvers.games.bigsur.kernel:BigSurKernel",
+    position=PositionFormat(load="solvers.games.bigsur.position:parse_position",
+                            save="solvers.games.bigsur.position:state_to_position"),
     default_budget={"time": 1.0},
     cli="solvers.cli.bigsur:bigsur",
-    renderer="solvers.cli.render_bigsur",
+    renderer="solvers.cli.bigsur",
+    move_reader="solvers.cli.bigsur:parse_move",
+    breakdown="solvers.games.bigsur.web:breakdown",
+    encoding="solvers.games.bigsur.encoding:encode",
     web="solvers.games.bigsur.web",
     max_game_length=lambda game: game.max_game_length,
+    record_view=PositionFormat(load="solvers.games.bigsur.record:load_view",
+                               save="solvers.games.bigsur.record:save_view"),
 )

@@ -7,9 +7,11 @@
 // it. Everything comes from ctx: the board (solvers.games.bigsur.web.board,
 // which also says what each action id means), the seat's view, the
 // annotations (solvers.games.bigsur.web.annotate: every Highway's Stretches
-// as the rules find them) and the legal moves; payment finishes and "on top"
-// choices are in the page's list. No rules are computed here.
-import { node, add } from "/static/svg.js";
+// as the rules find them) and the legal moves. Every legal move has a place
+// on the board: the moves no card or spot stands for (finishing a payment,
+// the Material on top, ending the turn) are buttons under the hand, each
+// labelled with the move's own text. No rules are computed here.
+import { node, add, hintBadge as badge, hints, previousView, lastCaption, LAST_COLOUR } from "/static/svg.js";
 export const title = "Big Sur";
 
 // Scenery and Materials: the terminal's abbreviations, a colour each.
@@ -57,17 +59,27 @@ function clickable(g, move, ctx) {
   g.setAttribute("class", "legal");
   g.style.cursor = "pointer";
   g.addEventListener("click", () => ctx.play(move.action));
-  const rank = (ctx.hint || []).slice(0, 3).findIndex((h) => h.action === move.action);
-  if (rank >= 0) g.dataset.hint = rank + 1;
+  const h = hints(ctx, 3).find((x) => x.action === move.action);
+  if (h) g.dataset.hint = h.rank;
+  g._hint = h || null;
   return true;
 }
 
-// The hint's rank on a clickable element, as a purple badge.
-function hintBadge(g, w) {
-  if (!g.dataset.hint) return;
-  add(g, "circle", { cx: w - 2, cy: -2, r: 8, fill: "#7c3aed" });
-  add(g, "text", { x: w - 2, y: 1.5, "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": 700 },
-      `#${g.dataset.hint}`);
+// The hint's rank on a clickable element, as a purple badge inside its top
+// right corner (clicking it plays that very move).
+function hintBadge(g, w, ctx) {
+  if (!g._hint) return;
+  badge(g, w - 10, 10, g._hint.rank, g._hint, ctx, 8);
+}
+
+// Shrink a text element's font until it is at most `width` wide.
+function fit(t, width) {
+  let size = Number(t.getAttribute("font-size"));
+  while (size > 4 && t.getComputedTextLength() > width) {
+    size -= 0.5;
+    t.setAttribute("font-size", size);
+  }
+  return t;
 }
 
 function chip(parent, x, y, material, faded = false) {
@@ -124,9 +136,9 @@ function drawCard(parent, x, y, c, b, { full = false, usedPersistent = false, at
   if (full) {
     const [abbr, colour] = MATERIAL[card.material];
     add(g, "rect", { x: 3, y: h - 17, width: CW - 6, height: 14, rx: 3, fill: colour, "data-back": abbr });
-    add(g, "text", { x: CW / 2, y: h - 6.5, "text-anchor": "middle", "font-size": card.material.length > 8 ? 7 : 8,
-                     fill: "#fff", "font-weight": 600 },
-        `back ${cap(card.material)}`);
+    fit(add(g, "text", { x: CW / 2, y: h - 6.5, "text-anchor": "middle", "font-size": 8,
+                         fill: "#fff", "font-weight": 600, class: "back" },
+            `back ${cap(card.material)}`), CW - 10);
   }
   return g;
 }
@@ -152,8 +164,10 @@ function drawLandmark(parent, x, y, l, b, highlight) {
 }
 
 // One player's Highway at y: label, flags (Landmarks / places), cards, brackets.
-function drawHighway(svg, y, p, ctx, moves, W) {
+function drawHighway(svg, y, p, ctx, moves, W, before) {
   const b = ctx.board, v = ctx.view;
+  const was = new Set(before ? before.highways[p] : cards0(v, p));
+  const wasMarks = before ? (before.landmarks[p] || {}) : (v.landmarks[p] || {});
   const cards = v.highways[p], marks = v.landmarks[p] || {};
   const own = p === ctx.seat;
   const colour = SEAT_COLOURS[p % SEAT_COLOURS.length];
@@ -175,7 +189,12 @@ function drawHighway(svg, y, p, ctx, moves, W) {
   if (!cards.length) add(g, "text", { x: X0, y: cardY + 38, "font-size": 11, fill: "#a0aec0" }, "(nothing built yet)");
   cards.forEach((c, i) => {
     const x = X0 + i * STEP;
-    drawCard(g, x, cardY, c, b, { usedPersistent: used.has(`card:${c}`), attrs: { "data-position": i } });
+    const cg = drawCard(g, x, cardY, c, b, { usedPersistent: used.has(`card:${c}`), attrs: { "data-position": i } });
+    if (!was.has(c)) {        // built since the last drawing: the last move
+      cg.classList.add("last-move");
+      add(cg, "rect", { x: -3, y: -3, width: CW + 6, height: HW_H + 6, rx: 7, fill: "none", stroke: LAST_COLOUR,
+                        "stroke-width": 3.5, "pointer-events": "none" });
+    }
     const mark = marks[String(c)];
     if (mark) {      // the Landmark riding on this card, coloured by the Stretch that claimed it
       const lm = b.landmarks[mark[0] - 1];
@@ -185,6 +204,11 @@ function drawHighway(svg, y, p, ctx, moves, W) {
                        opacity: used.has(`landmark:${mark[0]}`) ? 0.5 : 1 });
       add(f, "text", { x: CW / 2, y: 11.5, "text-anchor": "middle", "font-size": 7.5, "font-weight": 600,
                        fill: "#fff" }, cut(lm.name, 16));
+      if (!wasMarks[String(c)]) {
+        f.classList.add("last-move");
+        add(f, "rect", { x: -2, y: -2, width: CW + 4, height: 20, rx: 4, fill: "none", stroke: LAST_COLOUR,
+                         "stroke-width": 3, "pointer-events": "none" });
+      }
     }
   });
   if (own) {
@@ -204,7 +228,7 @@ function drawHighway(svg, y, p, ctx, moves, W) {
                          "stroke-width": 2.5, "stroke-dasharray": "4 2" });
         add(s, "text", { x: (w - 2) / 2, y: 13, "text-anchor": "middle", "font-size": 8, "font-weight": 600,
                          fill: SCENERY[m.kind][1] }, list.length > 1 ? SCENERY[m.kind][0] : `place (${SCENERY[m.kind][0]})`);
-        hintBadge(s, w - 2);
+        hintBadge(s, w - 2, ctx);
       });
     }
     // Choosing the end for the card being built.
@@ -217,7 +241,7 @@ function drawHighway(svg, y, p, ctx, moves, W) {
         add(s, "text", { x: 20, y: HW_H / 2 - 2 + 13 * k, "text-anchor": "middle", "font-size": 10.5,
                          "font-weight": 600, fill: LEGAL.stroke }, word);
       }
-      hintBadge(s, 40);
+      hintBadge(s, 40, ctx);
     }
   }
   // The Stretches (the annotations') as brackets under their runs, in two
@@ -241,6 +265,17 @@ function drawHighway(svg, y, p, ctx, moves, W) {
   return H;
 }
 
+// The cards of seat p's Highway (no last move is marked without an earlier view).
+function cards0(v, p) { return v.highways[p]; }
+
+// Mark a full card (Depot or hand) that was not there at the last drawing.
+function markNew(g, c, was) {
+  if (!was || was.includes(c)) return;
+  g.classList.add("last-move");
+  add(g, "rect", { x: -3, y: -3, width: CW + 6, height: FULL_H + 6, rx: 7, fill: "none", stroke: LAST_COLOUR,
+                   "stroke-width": 3.5, "pointer-events": "none" });
+}
+
 export function describe(ctx) {
   const v = ctx.view;
   if (!v) return "";
@@ -252,10 +287,10 @@ export function describe(ctx) {
   const c = v.building;
   const text = {
     take: `take ${2 - v.taken} more card${v.taken ? "" : "s"}: click a Depot card or the deck`,
-    build: "click a hand card to build it, a Landmark to claim it, or end the turn (list)",
+    build: "click a hand card to build it, a Landmark to claim it, or end the turn",
     end: `click an end of your Highway for #${c}`,
-    pay: `pay for #${c}: click a hand card to discard it, or finish the payment from the list`,
-    top: "choose the Material that ends on top of your discard pile (list)",
+    pay: `pay for #${c}: click a hand card to discard it, or a button to finish the payment`,
+    top: "choose the Material that ends on top of your discard pile",
     place: `click a spot above your Highway to place ${v.claiming ? b.landmarks[v.claiming - 1].name : "the Landmark"}`,
   }[v.step];
   // Plain text: the page sets it as text (a card file may name a Landmark with "&" or "<").
@@ -267,6 +302,7 @@ export function draw(svg, ctx) {
   svg.setAttribute("font-family", "system-ui, sans-serif");
   if (!v) { svg.setAttribute("viewBox", "0 0 1300 60"); return; }
   const moves = legalByKind(ctx);
+  const before = previousView(ctx);
   const longest = Math.max(0, ...v.highways.map((h) => h.length));
   const W = Math.max(10 + (b.depot_size + 1) * STEP + 14 + b.landmark_row * (LM_W + 5) + 6,
                      X0 + (longest + 1) * STEP + 10);
@@ -281,10 +317,11 @@ export function draw(svg, ctx) {
   y += 20;
   v.depot.forEach((c, i) => {
     const g = drawCard(svg, 10 + i * STEP, y, c, b, { full: true, attrs: { "data-place": "depot" } });
+    markNew(g, c, before && before.depot);
     if (clickable(g, findMove(moves.take, c), ctx)) {
       g.querySelector(".face").setAttribute("stroke", LEGAL.stroke);
       g.querySelector(".face").setAttribute("stroke-width", 3);
-      hintBadge(g, CW);
+      hintBadge(g, CW, ctx);
     }
   });
   const deck = add(svg, "g", { transform: `translate(${10 + b.depot_size * STEP + 4},${y})`, "data-place": "deck" });
@@ -296,37 +333,43 @@ export function draw(svg, ctx) {
   add(deck, "text", { x: CW / 2, y: 62, "text-anchor": "middle", "font-size": 10, fill: "#e2e8f0" }, `${v.deck} cards`);
   if (clickable(deck, drawMove, ctx)) {
     add(deck, "text", { x: CW / 2, y: 86, "text-anchor": "middle", "font-size": 9, fill: "#bee3f8" }, "click to draw");
-    hintBadge(deck, CW);
+    hintBadge(deck, CW, ctx);
   }
   v.row.forEach((l, i) => {
     const g = drawLandmark(svg, lmX + i * (LM_W + 5), y, l, b, v.claiming === l);
+    if (before && !before.row.includes(l)) {
+      g.classList.add("last-move");
+      add(g, "rect", { x: -3, y: -3, width: LM_W + 6, height: FULL_H + 6, rx: 8, fill: "none", stroke: LAST_COLOUR,
+                       "stroke-width": 3.5, "pointer-events": "none" });
+    }
     if (clickable(g, findMove(moves.claim, l), ctx)) {
       g.querySelector("rect").setAttribute("stroke", LEGAL.stroke);
       g.querySelector("rect").setAttribute("stroke-width", 3);
-      hintBadge(g, LM_W);
+      hintBadge(g, LM_W, ctx);
     }
   });
   y += FULL_H + 12;
 
   // Every Highway, in seat order.
-  for (let p = 0; p < v.players; p++) y += drawHighway(svg, y, p, ctx, moves, W);
+  for (let p = 0; p < v.players; p++) y += drawHighway(svg, y, p, ctx, moves, W, before);
 
   // The seat's own hand (cards being built and discarded marked).
   const paying = Array.isArray(v.paying) ? v.paying : [];
   add(svg, "text", { x: 10, y: y + 15, "font-size": 13, "font-weight": 700, fill: SEAT_COLOURS[ctx.seat % 4] },
       `${(ctx.names || [])[ctx.seat] || "Seat " + ctx.seat}: hand of ${v.hand.length}` +
       (v.recycled && v.turn_of === ctx.seat ? " \u00b7 Recycling used this turn" : ""));
-  y += 22;
+  y += 24;
   const perRow = Math.max(1, Math.floor((W - 20) / STEP));
   v.hand.forEach((c, i) => {
     const x = 10 + (i % perRow) * STEP, yy = y + Math.floor(i / perRow) * (FULL_H + 22);
     const g = drawCard(svg, x, yy, c, b, { full: true, attrs: { "data-place": "hand" } });
+    markNew(g, c, before && before.hand);
     const face = g.querySelector(".face");
     const move = findMove(moves.build, c) || findMove(moves.discard, c);
     if (clickable(g, move, ctx)) {
       face.setAttribute("stroke", LEGAL.stroke);
       face.setAttribute("stroke-width", 3);
-      hintBadge(g, CW);
+      hintBadge(g, CW, ctx);
     }
     const tag = c === v.building ? "building" : paying.includes(c) ? "discarded" : move
       ? (moves.build ? "click: build" : "click: discard") : null;
@@ -336,6 +379,34 @@ export function draw(svg, ctx) {
                               fill: c === v.building ? "#b7791f" : paying.includes(c) ? "#4a5568" : LEGAL.stroke }, tag);
   });
   y += Math.max(1, Math.ceil(v.hand.length / perRow)) * (FULL_H + 22);
+
+  // The moves no card or spot stands for, as buttons with the move's text.
+  const drawn = new Set([...svg.querySelectorAll("[data-action]")].map((e) => Number(e.dataset.action)));
+  const rest = ctx.legal.filter((m) => !drawn.has(m.action));
+  if (rest.length) {
+    const head = { pay: "Finish paying:", top: "On top of your pile:", build: "Or:" }[v.step] || "Moves:";
+    let bx = 10 + 8 + 7 * head.length, by = y;
+    add(svg, "text", { x: 10, y: by + 17, "font-size": 12, "font-weight": 700, fill: "#2d3748" }, head);
+    for (const m of rest) {
+      const [kind, arg] = b.actions[m.action] || [];
+      const g = add(svg, "g", { class: "move-button" });
+      const t = add(g, "text", { x: 10, y: 16.5, "font-size": 11, "font-weight": 600, fill: LEGAL.stroke }, m.move);
+      const chipW = kind === "top" ? 21 : 0;
+      if (chipW) chip(g, 8, 6, arg);
+      t.setAttribute("x", 10 + chipW);
+      const w = Math.ceil(t.getComputedTextLength()) + 20 + chipW;
+      if (bx + w > W - 10) { bx = 10; by += 30; }
+      g.setAttribute("transform", `translate(${bx},${by})`);
+      const r = node("rect", { width: w, height: 24, rx: 5, fill: LEGAL.fill, stroke: LEGAL.stroke, "stroke-width": 1.5 });
+      g.prepend(r);
+      clickable(g, m, ctx);
+      g.setAttribute("class", "legal move-button");
+      hintBadge(g, w + 8, ctx);
+      bx += w + 12;
+    }
+    y = by + 36;
+  }
+  if (lastCaption(svg, 10, y + 8, ctx)) y += 20;
 
   // Legend.
   let lx = 10;

@@ -18,7 +18,7 @@ file holds and why: ``docs/rules/big-sur.md``.
 '#1 Forest/Field, 2 miles, cost Engineering+Stone, back Stone, bonus: Score 1 point for each type of Scenery in your Highway.'
 >>> bonus_text("scenery_types", {"points": 1})
 'Score 1 point for each type of Scenery in your Highway.'
-"""
+"""  # noqa: E501 (a doctest's output line)
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ class HighwayCard:
     Material) and back (the Material it supplies when discarded)."""
 
     number: int
-    scenery: tuple[str, str]
+    scenery: tuple[str, ...]
     miles: int
     cost: tuple[str, ...]
     material: str

@@ -28,13 +28,21 @@ kinds: ``docs/rules/big-sur.md``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ...data import read_json
 from ...errors import SolversError
 from .data import (
-    ABILITY_KINDS, BONUS_KINDS, SCENERY, CardSet, HighwayCard, Landmark, ability_text,
-    bonus_text, load_cards, parse_bonus,
+    ABILITY_KINDS,
+    BONUS_KINDS,
+    SCENERY,
+    CardSet,
+    HighwayCard,
+    Landmark,
+    ability_text,
+    bonus_text,
+    load_cards,
+    parse_bonus,
 )
 from .scoring import Spot, find_stretches
 
@@ -159,6 +167,7 @@ def _assign_stretches(placed: list[tuple[HighwayCard, Landmark | None, str | Non
     options: dict[int, list[int]] = {}
     for i in holders:
         _, lm, claimed = placed[i]
+        assert lm is not None            # a holder
         wanted = (claimed,) if claimed else lm.scenery
         options[i] = [k for k, s in enumerate(stretches)
                       if s.scenery in wanted and s.first <= i <= s.last]
@@ -180,7 +189,7 @@ def _assign_stretches(placed: list[tuple[HighwayCard, Landmark | None, str | Non
 
     for i in holders:
         if not augment(i, set()):
-            raise _fail(source, f"card {i + 1} of the highway: {placed[i][1].name} has no "
+            raise _fail(source, f"card {i + 1} of the highway: {cast(Landmark, placed[i][1]).name} has no "
                                 "qualifying Stretch of its own (each Stretch claims one Landmark)")
     by_card = {i: stretches[k].scenery for k, i in owner.items()}
     return [Spot(card, lm, by_card.get(i)) for i, (card, lm, _) in enumerate(placed)]

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...game import State
 from ..._core.big_sur import BigSurCore, KernelState, load_fields  # type: ignore[import-not-found]
+from ...game import State
 from ..kernel_game import KernelGame
 from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
 from .reference import (
-    FINISH, BigSur, describe_action, describe_hidden, information_view, render,
+    FINISH,
+    BigSur,
+    describe_action,
+    describe_hidden,
+    information_view,
+    render,
 )
 from .scoring import Spot
 
@@ -101,7 +106,7 @@ class BigSurKernel(KernelGame):
     def from_reference(self, ref: Any) -> "BigSurKernelState":
         """The kernel state with the same fields as a reference state (its
         history is not copied)."""
-        state = BigSurKernelState.__new__(BigSurKernelState)
+        state = self.state_class.__new__(self.state_class)
         load_fields(state, self.core, self, {f: getattr(ref, f) for f in STATE_FIELDS})
         return state
 
@@ -112,6 +117,8 @@ class BigSurKernel(KernelGame):
 class BigSurKernelState(KernelState, State):
     """A position of Big Sur held in a C struct; the interface and field names
     of :class:`.reference.BigSurState`."""
+
+    game: BigSurKernel
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)

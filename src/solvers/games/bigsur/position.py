@@ -117,7 +117,7 @@ def parse_position(raw: Any, reference: bool = False, cards: CardSet | str | Non
         spots = parse_highway({"highway": entries}, cards, f"{source} ({where})")
         if len(spots) > game.max_highway:
             raise _fail(source, f"{where} holds more cards than a player can build")
-        for k, (entry, spot) in enumerate(zip(entries, spots)):
+        for spot in spots:
             if spot.card.number == 0:
                 raise _fail(source, f"{where}: give cards by number, not described inline")
             claim_card(spot.card.number, where)
@@ -184,7 +184,8 @@ def parse_position(raw: Any, reference: bool = False, cards: CardSet | str | Non
             k += sizes[q]
     for q in range(players):
         below = max(0, piles[q]["size"] - 1)
-        state.piles[q] = hidden[k:k + below] + ([tops[q]] if tops[q] is not None else [])
+        top = tops[q]
+        state.piles[q] = hidden[k:k + below] + ([top] if top is not None else [])
         k += below
     rest = hidden[k:]
     state.order = _deck_order(state, rest)

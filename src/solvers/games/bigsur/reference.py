@@ -60,7 +60,13 @@ from ...game import CHANCE, TERMINAL, Game, State
 from ...rng import SplitMix64, seed_from
 from ..common import check_player, win_shares
 from .data import (
-    DEPOT_SIZE, HAND_AT_SETUP, LANDMARK_ROW, MATERIALS, SCENERY, TAKE_PER_TURN, CardSet,
+    DEPOT_SIZE,
+    HAND_AT_SETUP,
+    LANDMARK_ROW,
+    MATERIALS,
+    SCENERY,
+    TAKE_PER_TURN,
+    CardSet,
     load_cards,
 )
 from .scoring import Spot, find_stretches, score_highway, stretch_used
@@ -167,7 +173,7 @@ class BigSurState(State):
     """
 
     def __init__(self, game: BigSur, seed: int):
-        self.game = game
+        self.game: BigSur = game
         p = game.num_players
         rng = SplitMix64(seed)
         self.order = list(game.deck)
@@ -426,7 +432,7 @@ class BigSurState(State):
     def _complete_build(self, top_material: str | None) -> None:
         p, cards = self.player, self.game.cards
         counts, recycle = self.pay_finish
-        for m, k in zip(MATERIALS, counts):
+        for m, k in zip(MATERIALS, counts, strict=True):
             sources = [s for s, mat in self.persistent_sources(p) if mat == m]
             self.used.update(sources[:k])
         if recycle:
@@ -634,8 +640,8 @@ def enumerate_payments(cost: tuple[str, ...], hand: dict[int, str], persistent: 
         by_material.setdefault(m, []).append(c)
     # Persistent Materials used, per Material of the cost.
     for used in product(*[range(min(need[m], persistent.get(m, 0)) + 1) for m in kinds]):
-        rest = need - Counter(dict(zip(kinds, used)))
-        counts = tuple(dict(zip(kinds, used)).get(m, 0) for m in MATERIALS)
+        rest = need - Counter(dict(zip(kinds, used, strict=True)))
+        counts = tuple(dict(zip(kinds, used, strict=True)).get(m, 0) for m in MATERIALS)
         recycle_options: list[str | None] = [None]
         if recycle_top is not None:
             recycle_options += [m for m in kinds if rest[m] > 0]
@@ -645,7 +651,7 @@ def enumerate_payments(cost: tuple[str, ...], hand: dict[int, str], persistent: 
             # Singles per Material; the remaining slots are paid by triples.
             for singles in product(*[range(left[m] + 1) for m in left_kinds]):
                 triples = sum(left.values()) - sum(singles)
-                pools = [combinations(by_material.get(m, []), k) for m, k in zip(left_kinds, singles)]
+                pools = [combinations(by_material.get(m, []), k) for m, k in zip(left_kinds, singles, strict=True)]
                 for chosen in product(*pools):
                     single_cards = {c for group in chosen for c in group}
                     others = [c for c in sorted(hand) if c not in single_cards]
@@ -739,7 +745,7 @@ def describe_action(state: Any, action: int) -> str:
         return f"discard {action - g.DISCARD_BASE + 1}"
     if action < g.TOP_BASE:
         counts, recycle = FINISH[action - g.FINISH_BASE]
-        parts = [f"persistent {m.capitalize()}" for m, k in zip(MATERIALS, counts) for _ in range(k)]
+        parts = [f"persistent {m.capitalize()}" for m, k in zip(MATERIALS, counts, strict=True) for _ in range(k)]
         if recycle:
             parts.append("recycling")
         return "pay" + (" with " + ", ".join(parts) if parts else "")

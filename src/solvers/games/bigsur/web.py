@@ -158,7 +158,7 @@ def highway_rows(highway: list[Spot]) -> list[dict[str, Any]]:
     ...     {"scenery": ["ocean", "ocean"], "miles": 4},
     ...     {"scenery": ["ocean", "field"], "miles": 2, "landmark": "Point Sur Lighthouse"}]}))
     [{'item': 'Ocean Stretch', 'points': 6}, {'item': 'Landmarks claimed', 'points': 3}, {'item': 'Landmark Point Sur Lighthouse', 'points': 3}]
-    """
+    """  # noqa: E501 (a doctest's output line)
     parts = score_highway(highway)
     rows = []
     seen: dict[str, int] = {}

@@ -3,7 +3,7 @@
 ``GAME`` is the game's record for the generic tools (:mod:`solvers.registry`).
 """
 
-from ...registry import GameInfo, GameOption
+from ...registry import GameInfo, GameOption, PositionFormat
 
 GAME = GameInfo(
     name="c2c",
@@ -12,7 +12,8 @@ GAME = GameInfo(
     min_players=1, max_players=4, default_players=1,
     options=(
         GameOption("challenge", (str, int), None,
-                   "the solo challenge card: a location's name or id (1 player only)"),
+                   "the solo challenge card: a location's name or id (1 player only)",
+                   players=(1,)),
         GameOption("map", (str, object), None,
                    "a map file in the format of the built-in one (default: the printed map)",
                    content="solvers.games.c2c.data:parse_map"),
@@ -25,6 +26,16 @@ GAME = GameInfo(
     kernel="solvers.games.c2c.kernel:CoastToCoastKernel",
     default_budget={"iterations": 3000},
     cli="solvers.cli.c2c:c2c",
-    renderer="solvers.cli.render_c2c",
+    renderer="solvers.cli.play_c2c",
+    move_reader="solvers.cli.play_c2c:read_move",
+    breakdown="solvers.games.c2c.web:breakdown",
+    encoding="solvers.games.c2c.encoding:encode",
     web="solvers.games.c2c.web",
+    review_measure="solvers.games.c2c.record:review_measure",
+    # Seat records hold the seat's view as the kernel's struct, except while
+    # another seat plays its turn (rebuilt with stand-in moves).
+    record_view=PositionFormat(load="solvers.record:load_kernel_view",
+                               save="solvers.games.c2c.record:save_view"),
+    record_stand_ins=True,
+    review_extra="solvers.cli.review_c2c:EXTRA",
 )

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
 from ...errors import SolversError
 from .data import CoastMap
@@ -24,6 +25,10 @@ class Requirement:
     reasons: tuple[str, ...]
 
 
+@overload
+def challenge_id(m: CoastMap, challenge: str | int) -> int: ...
+@overload
+def challenge_id(m: CoastMap, challenge: None) -> None: ...
 def challenge_id(m: CoastMap, challenge: str | int | None) -> int | None:
     """The location id of a challenge card given by name or id (None stays None)."""
     if challenge is None:

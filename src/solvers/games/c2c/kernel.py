@@ -126,6 +126,12 @@ class CoastToCoastKernel(Game):
         state._from_raw(raw, history)
         return state
 
+    def state_from_raw(self, raw: bytes) -> CoastKernelState:
+        """A state rebuilt from a struct saved with ``state._raw()`` (as
+        :class:`solvers.games.kernel_game.KernelGame` names it); its history
+        is empty."""
+        return self._state_from_raw(raw)
+
     def __reduce__(self):
         return (CoastToCoastKernel, (self.num_players, self.challenge, self.map))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...limits import MAX_SEED
 from ...stats import wilson_interval
@@ -55,7 +56,7 @@ class OnlineResult:
 
     @property
     def mean_winning_score(self) -> float | None:
-        wins = [s for s, w in zip(self.scores, self.won) if w]
+        wins = [s for s, w in zip(self.scores, self.won, strict=True) if w]
         return sum(wins) / len(wins) if wins else None
 
 
@@ -65,7 +66,7 @@ def play_deal(m: CoastMap, challenge: int | None, deal: list[int], agent_spec: s
     import solvers
     from solvers.agents import load_agent, parse_agent_spec
 
-    game = solvers.load_game("c2c", players=1, challenge=challenge, map=m)
+    game: Any = solvers.load_game("c2c", players=1, challenge=challenge, map=m)   # a kernel game
     kind, options = parse_agent_spec(agent_spec)
     options.setdefault("seed", seed)
     agent = load_agent(kind, game, **options)
@@ -84,7 +85,7 @@ def check_agent_spec(m: CoastMap, challenge: int | None, agent_spec: str) -> Non
     import solvers
     from solvers.agents import load_agent, parse_agent_spec
 
-    game = solvers.load_game("c2c", players=1, challenge=challenge, map=m)
+    game: Any = solvers.load_game("c2c", players=1, challenge=challenge, map=m)   # a kernel game
     kind, options = parse_agent_spec(agent_spec)
     load_agent(kind, game, **options).check_match()
 

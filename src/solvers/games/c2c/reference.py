@@ -157,7 +157,7 @@ class CoastState(State):
     """A position of Coast to Coast (reference implementation)."""
 
     def __init__(self, game: CoastToCoast, seed: int):
-        self.game = game
+        self.game: CoastToCoast = game
         self.map = game.map
         self.order = list(game.deck)
         SplitMix64(seed).shuffle(self.order)
@@ -337,7 +337,7 @@ class CoastState(State):
         rng = SplitMix64(seed_from(seed.next() if isinstance(seed, SplitMix64) else seed))
         other = self.clone()
         n = self.game.num_players
-        slots = []
+        slots: list[int] = []
         if self.round == 0 and n > 1:
             for q in range(n):
                 if q != player:

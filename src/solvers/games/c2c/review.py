@@ -159,11 +159,11 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     """
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
-    from ...optimize.c2c import (decisive_round, hindsight_by_round, hindsight_optimum,
-                                  played_prefix)
+    from ...optimize.c2c import decisive_round, hindsight_by_round, hindsight_optimum, played_prefix
 
     if not isinstance(record, dict):
         raise SolversError("a saved game should be a JSON object")
+    final: Any   # a Coast to Coast state
     setup, final, _ = load_position(record)
     if setup["game"] != "c2c":
         raise SolversError(f"a review is of a Coast to Coast game, not {setup['game']}")
@@ -185,8 +185,8 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
             legal = state.legal_actions()
             if len(legal) > 1:
                 rows = move_values(state, legal, samples, width, rng.next(), challenge)
-                worth = {a: _expected(r, m, challenge) for a, (r, m, _, _) in zip(legal, rows)}
-                rate = {a: r for a, (r, _, _, _) in zip(legal, rows)}
+                worth = {a: _expected(r, m, challenge) for a, (r, m, _, _) in zip(legal, rows, strict=True)}
+                rate = {a: r for a, (r, _, _, _) in zip(legal, rows, strict=True)}
                 best = max(legal, key=lambda a: (worth[a], rate[a]))
                 decisions.append(Decision(
                     len(decisions), state.round, state.action_to_string(action),
@@ -208,8 +208,8 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         steps = [hs] + hindsight_by_round(deal, played_prefix(plan, len(plan["rounds"]) - 1),
                                           map=game.map, time_limit=time_limit)
         if all(h.status == "optimal" for h in steps):
-            best = [h.score for h in steps] + [int(final.returns()[0])]
-            points_lost = [a - b for a, b in zip(best, best[1:])]
+            bests: list[Any] = [h.score for h in steps] + [int(final.returns()[0])]
+            points_lost = [a - b for a, b in zip(bests, bests[1:], strict=False)]
     return Review(
         challenge=names[game.challenge] if challenge else None,
         deal=[names[c] for c in deal],

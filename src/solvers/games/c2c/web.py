@@ -138,7 +138,7 @@ def sheet_rows(m: CoastMap, circled: set[int], exact: set[int]) -> list[dict[str
     {'item': 'Highway I-90', 'points': 45}
     """
     mask = sum(1 << c for c in circled)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for hw in m.highways:
         pts = m.highway_score(mask & m.highway_masks[hw])
         if pts:
@@ -186,13 +186,15 @@ def solve(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
     ``time_limit`` (seconds for CP-SAT, default 30). The result is what
     ``solve c2c --deal --json`` prints, plus ``sheets``: the sheet after the
     setup and after each round of the plan (for drawing it round by round)
-    and ``required``, the challenge's locations.
+    and ``required``, the challenge's locations. ``progress.stop`` (the
+    server's cancel, when it has one) stops the solver: the job ends as an
+    error saying so.
     """
+    from ...optimize.c2c import hindsight_optimum
     from .challenges import required_locations
     from .data import load_map
     from .deal import parse_deal, shuffle_deal
     from .plan import replay_plan
-    from ...optimize.c2c import hindsight_optimum
 
     if not isinstance(params, dict):
         raise SolversError("the request is a JSON object")
@@ -219,7 +221,15 @@ def solve(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0.1 <= limit <= 600:
         raise SolversError("'time_limit' should be seconds from 0.1 to 600")
     progress(0, 1)
-    result = hindsight_optimum(deal, challenge=ch, map=m, time_limit=float(limit))
+    stop = getattr(progress, "stop", None)
+    try:
+        result = hindsight_optimum(deal, challenge=ch, map=m, time_limit=float(limit), stop=stop)
+    except SolversError:
+        if stop is not None and stop.is_set():
+            raise SolversError("cancelled: the solver was stopped before it started") from None
+        raise
+    if stop is not None and stop.is_set() and result.status == "stopped":
+        raise SolversError(f"cancelled: the solver was stopped after {result.wall_time:.1f} s")
     progress(1, 1)
     names = [l.name for l in m.locations]
     sheets = []
@@ -253,10 +263,10 @@ def atlas(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
     ``challenges`` (location names) limits it to those; ``progress(done,
     total)`` after each challenge. About a third of a second per challenge
     and shuffle on one core."""
+    from ...optimize.c2c import ceiling
+    from .challenges import required_locations
     from .data import load_map
     from .online import REPORT_ONLINE, online_results
-    from .challenges import required_locations
-    from ...optimize.c2c import ceiling
 
     if not isinstance(params, dict):
         raise SolversError("the request is a JSON object")
@@ -280,7 +290,7 @@ def atlas(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
         todo = [m.location(x) for x in picked]
     else:
         raise SolversError("'challenges' should be a list of location names (or left out: all)")
-    rows = []
+    rows: list[dict[str, Any]] = []
     progress(0, len(todo))
     for loc in todo:
         ceil = ceiling(loc.id, shuffles=shuffles, seed=seed, workers=1, map=m,

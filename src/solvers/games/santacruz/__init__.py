@@ -25,7 +25,13 @@ GAME = GameInfo(
     position=PositionFormat(load="solvers.games.santacruz.position:parse_position",
                             save="solvers.games.santacruz.position:state_to_position"),
     default_budget={"time": 1.0},
-    cli="solvers.cli.santacruz:santacruz",
-    renderer="solvers.cli.render_santacruz",
+    cli=None,
+    renderer="solvers.cli.santacruz",
+    move_reader="solvers.cli.santacruz:parse_move",
+    breakdown="solvers.games.santacruz.web:breakdown",
+    encoding="solvers.games.santacruz.encoding:encode",
     web="solvers.games.santacruz.web",
+    # Seat records hold the seat's view as the kernel's struct (every step rebuilds).
+    record_view=PositionFormat(load="solvers.record:load_kernel_view",
+                               save="solvers.record:save_kernel_view"),
 )

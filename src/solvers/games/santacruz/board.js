@@ -10,7 +10,7 @@
 // .annotate: the sets in play, the scoring cards each seat holds, the seat's
 // own with its round-two draw) and the legal moves. No rules are computed
 // here.
-import { add } from "/static/svg.js";
+import { add, hintBadge as badge, hints, previousView, lastCaption, LAST_COLOUR } from "/static/svg.js";
 export const title = "Santa Cruz";
 
 const SEAT_COLOURS = ["#1f5fbf", "#c62828", "#2e7d32", "#8e24aa"];
@@ -75,8 +75,10 @@ export function draw(svg, ctx) {
   add(svg, "rect", { x: 0, y: 0, width: W, height: islandH, fill: "#cfe3f1" });    // the sea
   if (!v) return;
   const legal = legalByMeaning(ctx);
-  const hintRank = new Map((ctx.hint || []).slice(0, 3).map((h, i) => [h.action, i + 1]));
-  drawIsland(add(svg, "g", { transform: `translate(${(W - b.width) / 2},0)` }), ctx, legal, hintRank, R);
+  const hintRank = new Map(hints(ctx, 3).map((h) => [h.action, h]));
+  const before = previousView(ctx);
+  drawIsland(add(svg, "g", { transform: `translate(${(W - b.width) / 2},0)` }), ctx, legal, hintRank, R, before);
+  lastCaption(svg, 12, islandH - 10, ctx);
   let y = islandH;
   drawTrack(svg, ctx, y, W);
   y += trackH;
@@ -86,7 +88,7 @@ export function draw(svg, ctx) {
   drawLegend(svg, y + 4, R);
 }
 
-function drawIsland(g, ctx, legal, hintRank, R) {
+function drawIsland(g, ctx, legal, hintRank, R, before) {
   const b = ctx.board, v = ctx.view, site = b.sites;
   // The hexagons, shaded by kind; face-down tiles darker and plain.
   for (const s of site) {
@@ -140,16 +142,21 @@ function drawIsland(g, ctx, legal, hintRank, R) {
     } else {
       add(c, "text", { y: 6, "text-anchor": "middle", "font-size": 16, fill: "#000", "fill-opacity": 0.3 }, "?");
     }
-    hintBadge(c, -15, -14, action, hintRank);        // opposite the bird's badge
+    // Built on (or shared) since the last drawing: the last move.
+    if (before && JSON.stringify(before.buildings[String(s.id)] || []) !== JSON.stringify(owners)) {
+      c.classList.add("last-move");
+      add(c, "polygon", { points: hexPoints(R - 1), fill: "none", stroke: LAST_COLOUR, "stroke-width": 4,
+                          class: "last-move-ring", "pointer-events": "none" });
+    }
+    hintBadge(c, -15, -14, action, hintRank, ctx);        // opposite the bird's badge
   }
 }
 
-// The hint's rank of `action` (1 to 3) as a small badge at (x, y), if it has one.
-function hintBadge(g, x, y, action, hintRank) {
+// The hint's rank of `action` (1 to 3) as a small badge at (x, y), if it
+// has one; clicking the badge plays exactly that action.
+function hintBadge(g, x, y, action, hintRank, ctx) {
   if (action === undefined || !hintRank.has(action)) return;
-  add(g, "circle", { cx: x, cy: y, r: 7, fill: HINT, stroke: "#fff", "stroke-width": 1.5, class: "hint" });
-  add(g, "text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: "#fff" },
-      hintRank.get(action));
+  badge(g, x, y, hintRank.get(action).rank, hintRank.get(action), ctx, 7.5);
 }
 
 // The round and the scoring track: markers at equal scores stacked, the front one on top.
@@ -192,7 +199,7 @@ function drawSets(svg, ctx, legal, hintRank, y, W) {
                      "stroke-width": holder >= 0 || action !== undefined ? 2.5 : 1,
                      "stroke-dasharray": action !== undefined ? "6 3" : null });
     if (action !== undefined) clickable(g, action, ctx);
-    hintBadge(g, w - 60, 11, action, hintRank);
+    hintBadge(g, w - 60, 11, action, hintRank, ctx);
     add(g, "text", { x: 8, y: 15, "font-size": 11, "font-weight": 700 }, `Set ${set.letter}: ${set.name}`);
     add(g, "text", { x: w - 8, y: 15, "font-size": 10, "text-anchor": "end",
                      fill: holder >= 0 ? SEAT_COLOURS[holder] : "#5d6b7a" },
@@ -235,8 +242,10 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
       `${seatName(ctx, s)}: ${v.score[s]} point${v.score[s] === 1 ? "" : "s"} (place ${place})${set}`);
   add(row, "text", { x: 330, y: y + 20, "font-size": 10, fill: "#34404c" },
       `left: ${sup.house} houses, ${sup.church} churches, ${sup.lighthouse} lighthouses`);
-  // Bird tokens: the seat's own face up, the others' face down.
-  const birds = me ? v.birds : Array(v.bird_counts[s]).fill(null);
+  // Bird tokens: the seat's own face up, the others' face down until the
+  // end scores them in public (annotations' birds: every seat's then).
+  const open = (ctx.annotations.birds || [])[s];
+  const birds = me ? v.birds : open || Array(v.bird_counts[s]).fill(null);
   birds.forEach((value, i) => {
     const x = W - 24 - 18 * (birds.length - 1 - i);
     add(row, "circle", { cx: x, cy: y + 16, r: 8, fill: value === null ? "#8a96a3" : BIRD, stroke: "#fff",
@@ -265,7 +274,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
         add(sub, "rect", { width: 27, height: 24, rx: 3, fill: "#e3eeff", stroke: "#0a2a6b" });
         add(sub, "text", { x: 13.5, y: 15, "text-anchor": "middle", "font-size": 8 }, k);
         clickable(sub, a, ctx);
-        hintBadge(sub, 24, 0, a, hintRank);
+        hintBadge(sub, 24, 0, a, hintRank, ctx);
       });
       x += (options.length ? 158 : 70) + 6;
       continue;
@@ -274,7 +283,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
     const g = card(row, x, cy, 70, ch, `${kind} x${count}`, { ship: "any coast", road: "by road", river: "along river" }[kind],
                    { stroke: a !== undefined ? "#0a2a6b" : null, fill: a !== undefined ? "#e3eeff" : null });
     if (a !== undefined) clickable(g, a, ctx);
-    hintBadge(g, 64, 6, a, hintRank);
+    hintBadge(g, 64, 6, a, hintRank, ctx);
     x += 76;
   }
   x += 10;
@@ -288,7 +297,7 @@ function drawSeat(svg, ctx, legal, hintRank, s, y, W, rowH) {
                      { stroke: a !== undefined ? "#0a2a6b" : null, fill: a !== undefined ? "#fff7dc" : "#fffbea" });
       g.setAttribute("data-card", c);
       if (a !== undefined) clickable(g, a, ctx);
-      hintBadge(g, 112, 6, a, hintRank);
+      hintBadge(g, 112, 6, a, hintRank, ctx);
       x += 124;
     }
   } else {

@@ -21,7 +21,7 @@ line). A site's id is its position in the file; at most 64 sites, so that one
 
 from __future__ import annotations
 
-from collections import Counter
+import builtins
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -187,7 +187,8 @@ class _Checker:
     def fail(self, what: str) -> SolversError:
         return SolversError(f"island file {self.source}: {what}")
 
-    def obj(self, value: Any, where: str, required: set[str], optional: set[str] = frozenset()) -> dict:
+    def obj(self, value: Any, where: str, required: set[str],
+            optional: set[str] | frozenset[str] = frozenset()) -> dict:
         if not isinstance(value, dict):
             raise self.fail(f"{where} should be a JSON object")
         missing = sorted(required - set(value))
@@ -210,7 +211,7 @@ class _Checker:
             raise self.fail(f"{where} should be one of {', '.join(options)}, not {value!r}")
         return value
 
-    def list(self, value: Any, where: str, low: int = 0, high: int = 10_000) -> list:
+    def list(self, value: Any, where: str, low: builtins.int = 0, high: builtins.int = 10_000) -> builtins.list:
         if not isinstance(value, list):
             raise self.fail(f"{where} should be a list")
         if not low <= len(value) <= high:
@@ -222,7 +223,8 @@ class _Checker:
             raise self.fail(f"{where} should be a non-empty string")
         return value
 
-    def counts(self, value: Any, where: str, keys: tuple[str, ...], high: int) -> dict[str, int]:
+    def counts(self, value: Any, where: builtins.str, keys: tuple[builtins.str, ...],
+               high: builtins.int) -> dict[builtins.str, builtins.int]:
         raw = self.obj(value, where, set(keys))
         return {k: self.int(raw[k], f"{where}[{k!r}]", 0, high) for k in keys}
 
@@ -270,7 +272,7 @@ def parse_island(raw: Any, source: str = "built-in") -> SantaCruzIsland:
         ids = [site_id(v, f"{w}.sites[{k}]") for k, v in enumerate(c.list(r["sites"], f"{w}.sites", 2, n))]
         if len(set(ids)) != len(ids):
             raise c.fail(f"{w} passes a site twice")
-        for a, b in zip(ids, ids[1:]):
+        for a, b in zip(ids, ids[1:], strict=False):
             river_masks[a] |= 1 << b
             river_masks[b] |= 1 << a
         river_sites.append(sum(1 << s for s in ids))
@@ -302,12 +304,12 @@ def parse_island(raw: Any, source: str = "built-in") -> SantaCruzIsland:
     supply = c.counts(top["supply"], "'supply'", BUILDINGS, 20)
     dealt = c.counts(top["scoring_cards_dealt"], "'scoring_cards_dealt'", ("2", "3", "4"), 16)
     sets = []
-    for i, b in enumerate(c.list(top["building_sets"], "'building_sets'", max(PLAYER_COUNTS), 8)):
+    for i, bs in enumerate(c.list(top["building_sets"], "'building_sets'", max(PLAYER_COUNTS), 8)):
         w = f"building_sets[{i}]"
-        b = c.obj(b, w, {"letter", "name", "cards"})
-        cards = c.obj(b["cards"], f"{w}.cards", set(), set(CARD_KINDS))
+        bs = c.obj(bs, w, {"letter", "name", "cards"})
+        cards = c.obj(bs["cards"], f"{w}.cards", set(), set(CARD_KINDS))
         cards = {k: c.int(v, f"{w}.cards[{k!r}]", 0, 20) for k, v in cards.items()}
-        sets.append(BuildingSet(c.str(b["letter"], f"{w}.letter"), c.str(b["name"], f"{w}.name"), cards))
+        sets.append(BuildingSet(c.str(bs["letter"], f"{w}.letter"), c.str(bs["name"], f"{w}.name"), cards))
     sizes = {len(s.hand()) for s in sets}
     if len(sizes) != 1 or 0 in sizes:
         raise c.fail("every building set should hold the same number of cards, at least one")
@@ -322,8 +324,8 @@ def parse_island(raw: Any, source: str = "built-in") -> SantaCruzIsland:
         elif kind == "per_building":
             card = ScoringCard(card.name, kind, card.points, where=c.choice(s.get("where"), f"{w}.where", PLACES))
         elif kind == "resource":
-            res = c.list(s.get("resources"), f"{w}.resources", 1, 2)
-            res = tuple(c.choice(r, f"{w}.resources", RESOURCES) for r in res)
+            listed = c.list(s.get("resources"), f"{w}.resources", 1, 2)
+            res = tuple(c.choice(r, f"{w}.resources", RESOURCES) for r in listed)
             if len(set(res)) != len(res):
                 raise c.fail(f"{w} names a resource twice")
             one = c.int(s.get("one", 0), f"{w}.one", 0, 50) if len(res) == 2 else 0
@@ -386,7 +388,7 @@ def draw_island(island: SantaCruzIsland, labels: dict[int, str] | None = None) -
     for a, b in island.roads:
         link(a, b, None)
     for r in island.rivers:
-        for a, b in zip(r.sites, r.sites[1:]):
+        for a, b in zip(r.sites, r.sites[1:], strict=False):
             link(a, b, "~")
     for i, s in enumerate(island.sites):
         text = labels.get(i, f"{s.kind[0]}{i:02d}")[:3].ljust(3)

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...game import State
 from ..._core.santa_cruz import KernelState, SantaCruzCore  # type: ignore[import-not-found]
+from ...game import State
 from ..kernel_game import KernelGame
 from .data import SantaCruzIsland
-from .reference import (SantaCruz, SantaCruzState, describe_action, describe_hidden, information_view,
-                        observe, render)
+from .reference import SantaCruz, SantaCruzState, describe_action, describe_hidden, information_view, observe, render
 
 
 class SantaCruzKernel(KernelGame):
@@ -47,7 +46,7 @@ class SantaCruzKernel(KernelGame):
     def from_reference(self, ref: SantaCruzState) -> "SantaCruzKernelState":
         """The kernel state with the same fields as a reference state (its
         history is not copied)."""
-        state = SantaCruzKernelState.__new__(SantaCruzKernelState)
+        state = self.state_class.__new__(self.state_class)
         state._load(self.core, self, ref)
         return state
 

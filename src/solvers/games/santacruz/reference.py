@@ -49,7 +49,6 @@ always the next one in its shuffled order.
 from __future__ import annotations
 
 from collections import Counter
-
 from typing import Any
 
 from ...errors import IllegalActionError, SolversError
@@ -133,7 +132,7 @@ class SantaCruzState(State):
     """
 
     def __init__(self, game: SantaCruz, seed: int):
-        self.game = game
+        self.game: SantaCruz = game
         self.seed: int | None = seed
         isl = game.island
         n = game.num_players
@@ -444,7 +443,7 @@ class SantaCruzState(State):
     def _build(self, site: int) -> None:
         """Land or build on ``site`` (docs/rules/santa-cruz.md#a-failed-build
         for a face-down river tile asking for a building the player lacks)."""
-        g, isl, p = self.game, self.game.island, self.player
+        isl, p = self.game.island, self.player
         landing = self.step == "land"
         was_down = not self.face_up >> site & 1
         self.face_up |= 1 << site

@@ -202,12 +202,16 @@ def annotate(state: Any, seat: int) -> dict[str, Any]:
     * ``hand``: the scoring cards ``seat`` holds, its hand ascending, then the
       card it drew while still held apart, :func:`.reference.scoring_cards_held`;
     * ``drawn``: that card (``seat``'s round-two draw before its discard),
-      else None.
+      else None;
+    * ``birds``: once the game is over, every seat's bird-token values
+      ascending (the end scores them in public, marker by marker); until
+      then None (the others' values are secret).
 
     Only what the seat may know (``docs/rules/santa-cruz.md``, Hidden
     information): which sets came into round two is public, of the other
     seats only the number of cards they hold, which the sizes of their hands
-    and whether they have drawn and discarded give.
+    and whether they have drawn and discarded give, and the others' bird
+    values only after they were scored.
 
     >>> import solvers
     >>> state = solvers.load_game("santacruz", players=2).new_initial_state(seed=1)
@@ -225,4 +229,6 @@ def annotate(state: Any, seat: int) -> dict[str, Any]:
         "cards_held": [len(scoring_cards_held(state, q)) for q in range(rules.num_players)],
         "hand": held,
         "drawn": drawn if drawn in held and drawn not in state.hand_score[seat] else None,
+        "birds": ([sorted(int(x) for x in state.birds[q]) for q in range(rules.num_players)]
+                  if state.is_terminal() else None),
     }

@@ -23,8 +23,11 @@ GAME = GameInfo(
     position=PositionFormat(load="solvers.games.switchbacks.position:parse_position",
                             save="solvers.games.switchbacks.position:state_to_position"),
     default_budget={"time": 1.0},
-    cli="solvers.cli.switchbacks:switchbacks",
-    renderer="solvers.cli.render_switchbacks",
+    cli=None,
+    renderer="solvers.cli.switchbacks",
+    move_reader="solvers.cli.switchbacks:parse_move",
+    breakdown="solvers.games.switchbacks.web:breakdown",
+    encoding="solvers.games.switchbacks.encoding:encode",
     web="solvers.games.switchbacks.web",
     # Every tile is dealt once and placed once, with a hiker decision each.
     max_game_length=lambda game: 3 * game.num_tiles,

@@ -11,7 +11,7 @@
 // annotations (solvers.games.switchbacks.web.annotate: the rules' runs of
 // consecutive numbers, complete or not, and every seat's points so far) and
 // the legal moves the server listed. No rules are computed here.
-import { add } from "/static/svg.js";
+import { add, hintBadge, hints, previousView, lastCaption, LAST_COLOUR } from "/static/svg.js";
 export const title = "Switchbacks";
 
 const SEAT_COLOURS = ["#1a5fd0", "#d0312d", "#188038", "#e0a300"];   // as the terminal: blue, red, green, yellow
@@ -104,12 +104,22 @@ export function draw(svg, ctx) {
       explores.get(tile).set(hex, m.action);
     } else if (kind) hikeMoves.set(kind, m.action);
   }
+  // The hint's three best moves, ranked (their rings and badges play
+  // exactly the hinted move, whatever tile is selected).
+  const hintTop = hints(ctx, 3);
   if (!explores.has(selectedTile)) selectedTile = explores.size ? Math.min(...explores.keys()) : null;
   const targets = explores.get(selectedTile) || new Map();
 
-  // The hint's three best moves, ranked.
-  const hinted = new Map();                        // action -> rank
-  (ctx.hint || []).slice(0, 3).forEach((h, i) => { if (!hinted.has(h.action)) hinted.set(h.action, i + 1); });
+  const hinted = new Map(hintTop.map((h) => [h.action, h]));   // action -> {rank, action, move}
+  // What changed on the map since the last drawing: the last move(s).
+  const before = previousView(ctx);
+  const freshHexes = new Set();
+  if (before) {
+    for (const [h, tile] of Object.entries(v.board)) if (before.board[h] !== tile) freshHexes.add(Number(h));
+    for (const [h, hk] of Object.entries(v.hikers)) {
+      if (JSON.stringify((before.hikers || {})[h]) !== JSON.stringify(hk)) freshHexes.add(Number(h));
+    }
+  }
 
   // ---- the map
   const { segments, onComplete } = trails(ann.paths);
@@ -159,15 +169,32 @@ export function draw(svg, ctx) {
     const hk = v.hikers[String(h)];
     if (hk) hikers(marks, hx.x, hx.y - 18, hk[0], hk[1]);
   }
-  // The hint: a ring and its rank on the hexes of the best explores.
-  for (const [action, rank] of hinted) {
-    const [kind, tile, hex] = b.actions[action] || [];
+  // The last move(s): an orange outline on each hex that changed.
+  for (const h of freshHexes) {
+    const hx = b.hexes[h];
+    add(marks, "polygon", { points: hexPoints(hx.x, hx.y, s - 2.5), fill: "none", stroke: LAST_COLOUR,
+                            "stroke-width": 3.5, class: "last-move", "data-hex": h });
+  }
+  // The hint: a ring and a badge on the hexes of the best explores; the
+  // ring and the badge play exactly that move (its tile, whatever tile is selected).
+  const hintLayer = add(svg, "g", { class: "hints" });
+  const perHex = new Map();
+  for (const h of hintTop) {
+    const [kind, tile, hex] = b.actions[h.action] || [];
     if (kind !== "explore") continue;
     const hx = b.hexes[hex];
-    add(marks, "polygon", { points: hexPoints(hx.x, hx.y, s - 4), fill: "none", stroke: HINT, "stroke-width": 2,
-                            "stroke-dasharray": "3 2" });
-    add(marks, "text", { x: hx.x, y: hx.y + 24, "text-anchor": "middle", "font-size": 9.5, "font-weight": 700,
-                         fill: HINT, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, `#${rank}: ${tile}`);
+    const k = perHex.get(hex) || 0;
+    perHex.set(hex, k + 1);
+    if (!k) {
+      const ring = add(hintLayer, "polygon", { points: hexPoints(hx.x, hx.y, s - 4), fill: "none", stroke: HINT,
+                                               "stroke-width": 3, "stroke-dasharray": "3 2", class: "hint-ring legal",
+                                               "data-action": h.action, "pointer-events": "stroke", cursor: "pointer" });
+      add(ring, "title", {}, `Hint #${h.rank}: ${h.move}`);
+      ring.addEventListener("click", (e) => { e.stopPropagation(); ctx.play(h.action); });
+    }
+    const badge = hintBadge(hintLayer, hx.x - 12 + 24 * k, hx.y + 22, h.rank, h, ctx, 8);
+    add(badge, "text", { y: 14.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 700, fill: HINT,
+                         stroke: "#fff", "stroke-width": 2.5, "paint-order": "stroke" }, `tile ${tile}`);
   }
 
   // ---- the panel: the seat's hand, the hike choices, every seat
@@ -232,8 +259,8 @@ export function draw(svg, ctx) {
       add(g, "text", { x: px + 136, y: y + 16.5, "font-size": 9.5, fill: action !== undefined ? "#34404c" : "#9aa5b1" },
           action !== undefined ? help : "not possible now");
       if (hinted.has(action)) {
-        add(g, "text", { x: px + PANEL_W - 36, y: y + 16.5, "text-anchor": "end", "font-size": 10,
-                         "font-weight": 700, fill: HINT }, `#${hinted.get(action)}`);
+        const h = hinted.get(action);
+        hintBadge(g, px + PANEL_W - 44, y + 12.5, h.rank, h, ctx, 8);
       }
       if (action !== undefined) {
         g.setAttribute("data-action", action);
@@ -264,6 +291,8 @@ export function draw(svg, ctx) {
         String(points[seat]));
   });
 
+  lastCaption(svg, px, BH - 8, ctx, { "font-size": 10 });
+
   // ---- the legend
   const ly = BH + 8;
   add(svg, "line", { x1: 8, y1: ly - 4, x2: W - 8, y2: ly - 4, stroke: "#c9d2dc" });
@@ -286,4 +315,6 @@ export function draw(svg, ctx) {
   add(svg, "text", { x: 304, y: ly + 41, "font-size": 9.5 }, "where the chosen tile can go");
   add(svg, "polygon", { points: hexPoints(460, ly + 38, 9), fill: "#e2c08f", stroke: mover, "stroke-width": 2.5 });
   add(svg, "text", { x: 474, y: ly + 41, "font-size": 9.5 }, "explored this turn");
+  add(svg, "polygon", { points: hexPoints(590, ly + 38, 9), fill: "none", stroke: LAST_COLOUR, "stroke-width": 2.5 });
+  add(svg, "text", { x: 604, y: ly + 41, "font-size": 9.5 }, "changed by the last move");
 }

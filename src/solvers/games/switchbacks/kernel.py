@@ -22,14 +22,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._core.switchbacks import KernelState, SwitchbacksCore  # type: ignore[import-not-found]
 from ...errors import SolversError
 from ...game import State
 from ...rng import seed_from
-from ..._core.switchbacks import KernelState, SwitchbacksCore  # type: ignore[import-not-found]
 from ..kernel_game import KernelGame
 from .data import SwitchbacksMap
-from .reference import (Switchbacks, SwitchbacksState, describe_action, describe_hidden, information_view,
-                        render)
+from .reference import Switchbacks, SwitchbacksState, describe_action, describe_hidden, information_view, render
 
 
 class SwitchbacksKernel(KernelGame):
@@ -72,7 +71,7 @@ class SwitchbacksKernel(KernelGame):
     def from_reference(self, ref: SwitchbacksState) -> "SwitchbacksKernelState":
         """The kernel state with the same fields as a reference state (its
         history is not copied)."""
-        state = SwitchbacksKernelState.__new__(SwitchbacksKernelState)
+        state = self.state_class.__new__(self.state_class)
         state._load(self.core, self, list(ref.order), ref.pos, ref.board, ref.hikers,
                     ref.hands, ref.set_aside, ref.solo, ref.buddies, ref.player, ref.step,
                     ref.just_explored)
@@ -81,6 +80,17 @@ class SwitchbacksKernel(KernelGame):
     def play_random_games(self, n: int, seed: int = 0) -> list[float]:
         """Play ``n`` uniformly random games in C; the mean score of each seat."""
         return play_random_games(self, n, seed)
+
+    def _features_capsule(self) -> Any:
+        """A PyCapsule "solvers.Features" (``_core/eval_api.h``): the evaluation
+        features a learned model reads inside the C search, each computed from
+        what one seat may see (names: :attr:`feature_names`)."""
+        return self.core.features_capsule()
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The names of the evaluation features, in order."""
+        return self.core.feature_names
 
     def __reduce__(self):
         return (_rebuild_game, (self.num_players, self.map, self.core.playout_weights))

@@ -304,7 +304,7 @@ def state_to_position(state: Any) -> dict[str, Any]:
         ],
         "hands": [sorted(h) for h in state.hands],
         "set_aside": [sorted(s) for s in state.set_aside],
-        "unplaced": [{"solo": s, "buddies": b} for s, b in zip(state.solo, state.buddies)],
+        "unplaced": [{"solo": s, "buddies": b} for s, b in zip(state.solo, state.buddies, strict=True)],
         "stack": list(state.order[state.pos:]),
     }
 

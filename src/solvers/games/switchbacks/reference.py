@@ -142,7 +142,7 @@ class SwitchbacksState(State):
     """
 
     def __init__(self, game: Switchbacks, seed: int):
-        self.game = game
+        self.game: Switchbacks = game
         p = game.num_players
         self.order = list(range(1, game.num_tiles + 1))
         SplitMix64(seed).shuffle(self.order)
@@ -261,9 +261,11 @@ class SwitchbacksState(State):
             self.buddies[p] += 1
         elif action == g.HIKE_SOLO:
             self.solo[p] -= 1
+            assert here is not None      # a hike follows an explore
             self.hikers[here] = (p, 1)
         else:
             self.buddies[p] -= 1
+            assert here is not None
             self.hikers[here] = (p, 2)
         self._after_hike()
 
@@ -445,7 +447,7 @@ def information_view(state: Any, player: int) -> dict[str, Any]:
         "set_aside": sorted(state.set_aside[player]),
         "hand_sizes": [len(h) for h in state.hands],
         "set_aside_sizes": [len(s) for s in state.set_aside],
-        "unplaced": [[s, b] for s, b in zip(state.solo, state.buddies)],
+        "unplaced": [[s, b] for s, b in zip(state.solo, state.buddies, strict=True)],
         "stack": game.num_tiles - state.pos,
     }
 
