@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,47 @@ def _installed(name: str) -> bool:
 
 
 _LEFT_OUT = [name for name, need in _OPTIONAL.items() if not _installed(need)]
+
+
+# ------------------------------------------------- the solvers under test
+_SOURCE = Path(__file__).resolve().parent / "src" / "solvers"
+_BUILT = {".so", ".pyd", ".pyc"}
+
+
+def stale_files(source: Path, installed: Path) -> list[str]:
+    """The files of the package source ``source`` that the imported package
+    at ``installed`` lacks or holds with other bytes (paths relative to
+    ``source``, sorted). Empty when both are the same folder (an editable
+    install) or the install matches the source file for file."""
+    if source.resolve() == installed.resolve():
+        return []
+    stale = []
+    for path in sorted(source.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts or path.suffix in _BUILT:
+            continue
+        rel = path.relative_to(source)
+        twin = installed / rel
+        if not twin.is_file() or twin.read_bytes() != path.read_bytes():
+            stale.append(rel.as_posix())
+    return stale
+
+
+def pytest_configure(config):
+    # pip takes a wheel of an already installed version as satisfied and
+    # keeps the old files, so a run could test yesterday's package against
+    # today's tests. Stop at once with one line instead.
+    if not _SOURCE.is_dir():
+        return
+    spec = importlib.util.find_spec("solvers")
+    if spec is None or spec.origin is None:
+        return  # the tests say themselves that solvers is not installed
+    installed = Path(spec.origin).parent
+    stale = stale_files(_SOURCE, installed)
+    if stale:
+        more = f" and {len(stale) - 1} more" if len(stale) > 1 else ""
+        pytest.exit(f"the solvers imported from {installed} is not this checkout's src/solvers "
+                    f"({stale[0]}{more} missing or different): pip uninstall -y solvers, then "
+                    "run the README's test command", returncode=4)
 
 
 def pytest_report_header(config):
