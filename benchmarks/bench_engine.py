@@ -98,57 +98,62 @@ def bench_go_answers_within_its_time_budget(benchmark):
         engine.close()
 
 
-def stop_latency(engine: EngineProcess, search_for: float) -> tuple[float, dict, dict]:
-    """Start a long go, let it search ``search_for`` seconds, stop it: the
-    seconds from writing stop to reading its reply, and both replies."""
+def stop_latency(engine: EngineProcess, search_for: float) -> tuple[float, float, dict, dict]:
+    """Start a long go, let it search ``search_for`` seconds, time a hello
+    round trip while it searches, then stop it: the seconds from writing
+    stop to reading its reply, the hello's seconds, and both go replies.
+
+    The hello is answered by the same reader thread as the stop, with the
+    same search running beside it, so the ratio of the two is like for like:
+    on a busy machine both wait alike for their thread to be scheduled."""
     go_id = engine.send("go", time=3600)
     time.sleep(search_for)
+    start = time.perf_counter()
+    engine.call("hello")
+    hello = time.perf_counter() - start
     start = time.perf_counter()
     stop_id = engine.send("stop")
     go = engine.read()
     stop = engine.read()
     latency = time.perf_counter() - start
     assert go["id"] == go_id and stop["id"] == stop_id, (go, stop)
-    return latency, go["result"], stop["result"]
+    return latency, hello, go["result"], stop["result"]
 
 
 def bench_stop_answers_at_once(benchmark):
     engine = EngineProcess()
     try:
         engine.start_game()
-        hello = []
-        for _ in range(5):
-            t = time.perf_counter()
-            engine.call("hello")
-            hello.append(time.perf_counter() - t)
-        figure = "stop's reply time during a search / a hello round trip"
+        figure = "stop's reply time during a search / a hello's during the same search"
+        against = "a hello round trip while the same search runs"
         if benchmark.disabled:
-            # quick: the best of 3 stops against the best of 5 hellos (one
-            # stop alone swung 2x from run to run, more than the gate allows)
+            # quick: the best of 5 stops against the best of their 5 hellos
+            # (a stop against an idle hello swung from 3x to 22x with the
+            # machine's load; the real fault, a stop that waits for the
+            # search to end, would be hundreds)
             runs = [benchmark(stop_latency, engine, 0.05)]       # the fixture times one call
-            runs += [stop_latency(engine, 0.05) for _ in range(2)]
-            for _, go, stop in runs:
+            runs += [stop_latency(engine, 0.05) for _ in range(4)]
+            for _, _, go, stop in runs:
                 assert go["stopped"] and stop["stopped"] and go["iterations"] > 0
-            latencies = [latency for latency, _, _ in runs]
-            headline(benchmark, figure, min(latencies), min(hello),
-                     against="the engine's hello round trip", higher_is_better=False)
+            headline(benchmark, figure, min(r[0] for r in runs), min(r[1] for r in runs),
+                     against=against, higher_is_better=False)
             return
-        latencies = []
+        latencies, hellos = [], []
 
         def run():
-            latency, go, stop = stop_latency(engine, 0.3)
+            latency, hello, go, stop = stop_latency(engine, 0.3)
             latencies.append(latency)
+            hellos.append(hello)
             assert go["stopped"] and stop["stopped"]
 
         benchmark.pedantic(run, rounds=5, iterations=1)
         worst = max(latencies)
-        baseline = min(hello)
+        baseline = min(hellos)
         benchmark.extra_info.update({
             "stop_s": latencies, "worst_stop_s": worst, "target_s": STOP_TARGET,
-            "hello_round_trip_s": baseline, "stop_to_hello_ratio": worst / baseline,
+            "hello_during_search_s": hellos, "stop_to_hello_ratio": worst / baseline,
         })
-        headline(benchmark, figure, worst, baseline, against="the engine's hello round trip",
-                 higher_is_better=False)
+        headline(benchmark, figure, worst, baseline, against=against, higher_is_better=False)
         assert worst <= STOP_TARGET, latencies
     finally:
         engine.close()
