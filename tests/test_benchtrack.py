@@ -203,3 +203,16 @@ def test_the_speed_tables_are_generated_from_their_saved_runs():
     # a control: a figure edited by hand is put back
     edited = re.sub(r"\| [0-9][0-9,.]*x \|", "| 0.5x |", text, count=1)
     assert edited != text and benchtrack.update_tables(edited, page.parent) == text
+
+
+def test_the_ladder_tables_are_generated_from_their_saved_ladders():
+    """The strength page's ladder tables are exactly what `solve bench table
+    --update docs/benchmarks/strength.md` makes from the saved ladders."""
+    page = ROOT / "docs" / "benchmarks" / "strength.md"
+    text = page.read_text()
+    blocks = [path for kind, path in benchtrack.table_blocks(text) if kind == "ladder"]
+    assert "../../benchmarks/results/ladder-switchbacks.json" in blocks
+    assert benchtrack.update_tables(text, page.parent) == text
+    # a control: a rating edited by hand is put back
+    edited = re.sub(r"\| \+[0-9]+ \|", "| +1 |", text, count=1)
+    assert edited != text and benchtrack.update_tables(edited, page.parent) == text

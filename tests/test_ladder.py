@@ -319,3 +319,55 @@ def test_ray_backend_gives_the_same_results(one_run, ray_instance):
     lad = Ladder(GAME, PLAYERS, games=4, seed=3)
     lad.play(workers=2, backend="ray")
     assert _results(lad) == _results(one_run)
+
+
+def _hand_made_ladder(path, greedy_wins, games):
+    # random v greedy, seats alternating, greedy winning the first
+    # ``greedy_wins`` games; 10 decisions a seat, 0.5 ms a decision
+    results = []
+    for g in range(games):
+        seats = ["greedy", "random"] if g % 2 == 0 else ["random", "greedy"]
+        win = "greedy" if g < greedy_wins else "random"
+        returns = [1.0 if s == win else -1.0 for s in seats]
+        think = [[0.005, 10, 0 if s == "random" else 2000] for s in seats]
+        results.append({"players": ["greedy", "random"], "index": g, "seats": seats,
+                        "returns": returns, "scores": [r * 10 for r in returns], "moves": 20,
+                        "think": think})
+    path.write_text(json.dumps({"format": "solvers-ladder", "version": 1, "game": "switchbacks",
+                                "seats": 2, "options": {}, "seed": 5,
+                                "players": ["random", "greedy"], "games_per_pairing": games,
+                                "results": results}))
+    return path
+
+
+def test_ladder_markdown_of_a_hand_made_file(tmp_path):
+    from solvers.ladder import ladder_markdown, load_ladder
+
+    # greedy wins 3 of 4; with the drawn virtual game, 3.5 of 5: odds 7/3,
+    # 400 log10(7/3) = 147.2 Elo above random.
+    path = _hand_made_ladder(tmp_path / "sb.json", 3, 4)
+    _, table = load_ladder(path)
+    text = ladder_markdown(table, "sb.json")
+    lines = text.splitlines()
+    assert lines[0].startswith("<sub>From ladder `sb.json`: switchbacks, 2 seats, 4 games a pairing")
+    assert "seed 5" in lines[0] and "random at 0" in lines[0]
+    assert lines[2].startswith("| player | measures | rating |")
+    greedy, rand = lines[4], lines[5]
+    assert greedy.startswith("| `greedy` |") and "| +147 |" in greedy and "| 75% | 4 |" in greedy
+    assert "| 0.5 | 200 |" in greedy              # 5 ms and 2000 simulations over 10 decisions
+    assert rand.startswith("| `random` |") and "| 0 |" in rand and "| 25% |" in rand
+    # control: greedy winning 1 of 4 puts random on top, 147 above greedy
+    _, flipped = load_ladder(_hand_made_ladder(tmp_path / "f.json", 1, 4))
+    rows = ladder_markdown(flipped).splitlines()[4:6]
+    assert rows[0].startswith("| `random` |") and "| -147 |" in rows[1]
+
+
+def test_bench_table_update_fills_a_ladder_block(tmp_path, capsys):
+    _hand_made_ladder(tmp_path / "sb.json", 3, 4)
+    page = tmp_path / "strength.md"
+    page.write_text("# Strength\n\n<!-- bench-table ladder sb.json -->\nold text\n<!-- /bench-table -->\nend\n")
+    code, out, err = run(capsys, "bench", "table", "--update", str(page))
+    assert code == 0, err
+    text = page.read_text()
+    assert "old text" not in text and "| `greedy` |" in text and "| +147 |" in text
+    assert text.endswith("<!-- /bench-table -->\nend\n")

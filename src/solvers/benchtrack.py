@@ -381,8 +381,15 @@ def update_tables(text: str, folder: str | os.PathLike[str]) -> str:
     """``text`` (a Markdown file's) with every block between
     ``<!-- bench-table KIND RUN.json -->`` and ``<!-- /bench-table -->``
     made anew from that saved run (:func:`markdown_table`); ``folder`` is
-    where relative run paths start. docs/benchmarks/speed.md is kept this way."""
+    where relative run paths start. docs/benchmarks/speed.md is kept this way.
+    KIND ``ladder`` names a saved ladder (``solve ladder --save``) instead,
+    rendered by :func:`solvers.ladder.ladder_markdown`."""
     def fill(m: re.Match[str]) -> str:
+        if m["kind"] == "ladder":
+            from .ladder import ladder_markdown, load_ladder
+
+            _, table = load_ladder(Path(folder) / m["path"])
+            return m.group(1) + ladder_markdown(table, m["path"]) + m.group(5)
         kind = None if m["kind"] == "all" else m["kind"]
         run = load_run(Path(folder) / m["path"])
         run["_path"] = m["path"]

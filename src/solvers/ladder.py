@@ -781,6 +781,40 @@ def run_ladder(game: str, players: Sequence[str] | str | None = None, games: int
 
 
 # ------------------------------------------------------------ the plot
+def load_ladder(path: str | Path) -> tuple[Ladder, LadderTable]:
+    """A saved ladder and its table, computed anew from the games in the
+    file (the fit and the bootstrap follow the file's seed, so the same file
+    gives the same table). One-line SolversError for a bad file."""
+    saved = Ladder._read(path)
+    ladder = Ladder(saved["game"], resume=path)
+    return ladder, ladder.table()
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.0f}" if round(x) != 0 else "0"
+
+
+def ladder_markdown(table: LadderTable, source: str = "ladder.json") -> str:
+    """``table`` as a Markdown table for the docs, with a line naming the
+    file it comes from and its settings (how docs/benchmarks/strength.md's
+    ladders are kept, through ``solve bench table --update``)."""
+    options = ", ".join(f"{k}={v}" for k, v in sorted(table.options.items()))
+    lines = [f"<sub>From ladder `{Path(source).name}`: {table.game}, {table.seats} seats, "
+             f"{table.games} games a pairing (seats rotated), seed {table.seed}"
+             f"{', ' + options if options else ''}; Elo scale by maximum likelihood, "
+             f"{table.anchor} at 0, 95% intervals from {table.bootstraps} bootstrap resamples "
+             f"over games.</sub>", "",
+             "| player | measures | rating | 95% interval | score | games | ms a move | "
+             "simulations a move |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in table.rows:
+        sims = f"{r.simulations_per_move:,.0f}" if r.simulations_per_move else ""
+        lines.append(f"| `{r.spec}` | {r.measures} | {_signed(r.rating)} | "
+                     f"{_signed(r.ci95[0])} to {_signed(r.ci95[1])} | {r.score:.0%} | {r.games} | "
+                     f"{r.seconds_per_move * 1000:.3g} | {sims} |")
+    return "\n".join(lines) + "\n"
+
+
 def plot_ladder(table: LadderTable, path: str | Path) -> None:
     """Rating against measured seconds a move (log scale), with the 95%
     intervals; players of one kind are joined by a line (``.[plot]``)."""
@@ -824,6 +858,7 @@ def plot_ladder(table: LadderTable, path: str | Path) -> None:
         raise SolversError(f"cannot write the plot {path}: {e}") from None
 
 
-__all__ = ["Ladder", "LadderTable", "PlayerRow", "Played", "run_ladder", "fit_ratings",
+__all__ = ["Ladder", "LadderTable", "PlayerRow", "Played", "run_ladder", "load_ladder", "ladder_markdown",
+           "fit_ratings",
            "default_players", "timed_players", "describe_budget", "plot_ladder",
            "play_ladder_game", "DEFAULT_TIMES"]
