@@ -780,7 +780,7 @@ def run_ladder(game: str, players: Sequence[str] | str | None = None, games: int
     return table
 
 
-# ------------------------------------------------------------ the plot
+# ------------------------------------------------------- the docs' tables
 def load_ladder(path: str | Path) -> tuple[Ladder, LadderTable]:
     """A saved ladder and its table, computed anew from the games in the
     file (the fit and the bootstrap follow the file's seed, so the same file
@@ -815,6 +815,7 @@ def ladder_markdown(table: LadderTable, source: str = "ladder.json") -> str:
     return "\n".join(lines) + "\n"
 
 
+# ------------------------------------------------------------ the plot
 def plot_ladder(table: LadderTable, path: str | Path) -> None:
     """Rating against measured seconds a move (log scale), with the 95%
     intervals; players of one kind are joined by a line (``.[plot]``)."""
