@@ -371,3 +371,46 @@ def test_bench_table_update_fills_a_ladder_block(tmp_path, capsys):
     text = page.read_text()
     assert "old text" not in text and "| `greedy` |" in text and "| +147 |" in text
     assert text.endswith("<!-- /bench-table -->\nend\n")
+
+
+def test_a_saved_ladder_names_the_runs_that_played_it(tmp_path):
+    """Each run that adds games records its commit (from the checkout the
+    library runs from; none for an installed copy) and how many it played;
+    the docs' table line names them. Checked against git itself."""
+    import subprocess
+    from pathlib import Path
+
+    import solvers
+    from solvers.ladder import ladder_markdown, load_ladder, sessions_text
+
+    path = tmp_path / "l.json"
+    Ladder(GAME, PLAYERS[:2], games=2, seed=3).play(save=path)
+    lad = Ladder(GAME, PLAYERS, games=2, resume=path)
+    assert lad.play(save=path) == 4
+    saved = json.loads(path.read_text())["sessions"]
+    assert [s["games"] for s in saved] == [2, 4]
+    src = Path(solvers.__file__).resolve().parent.parent.parent
+    if (src / ".git").exists():
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=src, capture_output=True,
+                              text=True).stdout.strip()
+        assert saved[0]["commit"] == head
+    else:
+        assert saved[0]["commit"] is None and saved[0]["version"] == solvers.__version__
+    again, table = load_ladder(path)
+    assert again.sessions == saved
+    line = ladder_markdown(table, "l.json", again.sessions, len(again.results)).splitlines()[0]
+    assert "(2 games," in line and "(4 games," in line and "unrecorded" not in line
+    # hand-made: a file older than the record, then one dirty commit
+    text = sessions_text([{"commit": "0123456789abcdef", "dirty": True, "games": 3,
+                           "date": "2026-12-04T01:00:00+00:00"}], 10)
+    assert text == ("played at an unrecorded commit (7 games, before the file kept them), "
+                    "`0123456789ab` with uncommitted changes (3 games, 2026-12-04)")
+    # a bad record is one line, and the control: the same file with it mended reads
+    data = json.loads(path.read_text())
+    data["sessions"] = [{"commit": 5, "games": 2}]
+    path.write_text(json.dumps(data))
+    with pytest.raises(SolversError, match='"sessions" should be a list'):
+        Ladder(GAME, resume=path)
+    data["sessions"] = [{"commit": None, "games": 2}]
+    path.write_text(json.dumps(data))
+    assert Ladder(GAME, resume=path).sessions == [{"commit": None, "games": 2}]

@@ -388,8 +388,9 @@ def update_tables(text: str, folder: str | os.PathLike[str]) -> str:
         if m["kind"] == "ladder":
             from .ladder import ladder_markdown, load_ladder
 
-            _, table = load_ladder(Path(folder) / m["path"])
-            return m.group(1) + ladder_markdown(table, m["path"]) + m.group(5)
+            lad, table = load_ladder(Path(folder) / m["path"])
+            return m.group(1) + ladder_markdown(table, m["path"], lad.sessions,
+                                                     len(lad.results)) + m.group(5)
         kind = None if m["kind"] == "all" else m["kind"]
         run = load_run(Path(folder) / m["path"])
         run["_path"] = m["path"]

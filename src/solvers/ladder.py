@@ -477,6 +477,10 @@ class Ladder:
                 self.results[rec.key] = rec
         self.reused = len(self.results)
         self.played = 0
+        #: who played the file's games: one entry per run that added games
+        #: ({"commit", "dirty", "version", "date", "games"}); older files have none
+        self.sessions: list[dict[str, Any]] = list(saved.get("sessions") or []) if saved else []
+        self._session: dict[str, Any] | None = None
 
     # -------------------------------------------------------- the plan
     @property
@@ -689,9 +693,31 @@ class Ladder:
             "games_per_pairing": self.games,
             "results": [self.results[k].to_json() for k in sorted(self.results)],
         }
+        sessions = self.all_sessions()
+        if sessions:
+            data["sessions"] = sessions
         if table is not None:
             data["table"] = table.to_json()
         return data
+
+    def all_sessions(self) -> list[dict[str, Any]]:
+        """The runs that played this ladder's games: the file's, then this
+        one if it played any (its commit, from the source checkout the
+        library runs from; ``None`` for an installed copy)."""
+        if not self.played:
+            return list(self.sessions)
+        if self._session is None:
+            from datetime import datetime, timezone
+
+            from . import __version__
+            from .benchtrack import git_commit
+
+            here = Path(__file__).resolve().parent
+            commit = git_commit(here) if (here.parent.parent / ".git").exists() else \
+                {"id": None, "dirty": False}
+            self._session = {"commit": commit["id"], "dirty": commit["dirty"], "version": __version__,
+                             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        return list(self.sessions) + [dict(self._session, games=self.played)]
 
     def save(self, path: str | Path, table: LadderTable | None = None) -> str:
         """Write the ladder to ``path`` at once (a temporary file renamed)."""
@@ -760,8 +786,13 @@ class Ladder:
                 raise _bad(path, f"{where} is listed twice (game {idx} of {' v '.join(ps)})")
             seen.add(rec.key)
             recs.append(rec)
+        sessions = data.get("sessions", [])
+        if not isinstance(sessions, list) or not all(
+                isinstance(x, dict) and (x.get("commit") is None or isinstance(x.get("commit"), str))
+                and isinstance(x.get("games", 0), int) for x in sessions):
+            raise _bad(path, "\"sessions\" should be a list of {\"commit\", \"games\", ...} objects")
         return {"game": game, "seats": seats, "options": options, "seed": seed,
-                "players": players, "games": games, "results": recs}
+                "players": players, "games": games, "results": recs, "sessions": sessions}
 
 
 def run_ladder(game: str, players: Sequence[str] | str | None = None, games: int | None = None, *,
@@ -794,16 +825,38 @@ def _signed(x: float) -> str:
     return f"{x:+.0f}" if round(x) != 0 else "0"
 
 
-def ladder_markdown(table: LadderTable, source: str = "ladder.json") -> str:
+def sessions_text(sessions: Sequence[dict[str, Any]], games: int) -> str:
+    """Which commits played a ladder file's ``games``: "played at commit
+    1a2b3c4d5e6f (120 games), 9f8e7d6c5b4a with uncommitted changes (40)"."""
+    named, told = [], 0
+    for x in sessions:
+        sha = x.get("commit")
+        who = (f"`{sha[:12]}`" if sha else f"an installed solvers {x.get('version', '?')}") + \
+            (" with uncommitted changes" if x.get("dirty") else "")
+        named.append(f"{who} ({x.get('games', 0)} games, {str(x.get('date', ''))[:10]})")
+        told += int(x.get("games", 0))
+    if told < games:
+        named.insert(0, f"an unrecorded commit ({games - told} games, before the file kept them)")
+    return "played at " + ", ".join(named)
+
+
+def ladder_markdown(table: LadderTable, source: str = "ladder.json",
+                    sessions: Sequence[dict[str, Any]] = (), file_games: int | None = None) -> str:
     """``table`` as a Markdown table for the docs, with a line naming the
-    file it comes from and its settings (how docs/benchmarks/strength.md's
-    ladders are kept, through ``solve bench table --update``)."""
+    file it comes from, the commits that played it (``sessions``, as
+    :attr:`Ladder.sessions`) and its settings (how
+    docs/benchmarks/strength.md's ladders are kept, through ``solve bench
+    table --update``); ``file_games`` is how many games the file holds
+    (default: the table's)."""
+    if file_games is None:
+        file_games = sum(p["games"] for p in table.pairs)
     options = ", ".join(f"{k}={v}" for k, v in sorted(table.options.items()))
     lines = [f"<sub>From ladder `{Path(source).name}`: {table.game}, {table.seats} seats, "
              f"{table.games} games a pairing (seats rotated), seed {table.seed}"
              f"{', ' + options if options else ''}; Elo scale by maximum likelihood, "
              f"{table.anchor} at 0, 95% intervals from {table.bootstraps} bootstrap resamples "
-             f"over games.</sub>", "",
+             f"over games; {sessions_text(sessions, file_games)}.</sub>",
+             "",
              "| player | measures | rating | 95% interval | score | games | ms a move | "
              "simulations a move |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
