@@ -44,7 +44,7 @@ import pytest
 
 import solvers
 from solvers.agents import load_agent, parse_agent_spec
-from solvers.benchtrack import headline
+from solvers.benchtrack import headline, table_rows
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.online import REPORT_ONLINE, strong_online
 from solvers.optimize.c2c import ceiling, hindsight_optimum
@@ -60,6 +60,7 @@ CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT}
 # The quick runs (CI) check the bookkeeping only, with small searches.
 QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50"}
 BUDGET = {"strong": 1.0, "report": 0.05}     # seconds per decision
+ROLE = {"strong": "strong (hints)", "report": "reports"}
 
 
 def _size(name: str, full: int) -> tuple[int, bool]:
@@ -122,6 +123,12 @@ def bench_challenge_wins(benchmark, setting, challenge):
 
     ceiling_wins, wins, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
     assert wins <= ceiling_wins
+    spec = _spec(setting, quick, challenge=True)
+    table_rows(benchmark, [{
+        "same shuffles, seed 0": f"{challenge}, {shuffles} shuffles: wins", "player": f"`{spec}`",
+        "setting": ROLE[setting], "result": wins, "hindsight": ceiling_wins,
+        "ratio": round(wins / ceiling_wins, 2) if ceiling_wins else None,
+        "target": TARGETS[(setting, True)], "ms/decision": round(per_decision * 1000, 1)}])
     headline(benchmark, f"{challenge} shuffles won, online player / hindsight (+1 each)", wins + 1,
              ceiling_wins + 1, against="the hindsight ceiling on the same shuffles", kind="strength",
              target=None if quick else TARGETS[(setting, True)])
@@ -152,6 +159,11 @@ def bench_mean_score(benchmark, setting):
         return sum(scores) / deals_n, sum(best) / deals_n, per_decision
 
     mean, best, per_decision = benchmark.pedantic(run, rounds=1, iterations=1)
+    table_rows(benchmark, [{
+        "same shuffles, seed 0": f"no challenge, {deals_n} deals: mean score",
+        "player": f"`{_spec(setting, quick)}`", "setting": ROLE[setting], "result": round(mean, 2),
+        "hindsight": round(best, 2), "ratio": round(mean / best, 3) if best else None,
+        "target": TARGETS[(setting, False)], "ms/decision": round(per_decision * 1000, 1)}])
     headline(benchmark, "mean solo score without a challenge, online player / hindsight", mean, best,
              against="the hindsight optimum of the same deals", kind="strength",
              target=None if quick else TARGETS[(setting, False)])
@@ -200,10 +212,22 @@ def bench_pimc_futures(benchmark):
     headline(benchmark, f"mean solo score, pimc with {FUTURES[-1]} futures / with {FUTURES[0]}",
              sum(rows[FUTURES[-1]][0]) / deals_n, sum(rows[FUTURES[0]][0]) / deals_n,
              against=f"the same pimc with {FUTURES[0]} futures", kind="strength")
+    base = rows[32 if 32 in rows else FUTURES[0]][0]
+    hindsight = sum(best) / deals_n
+    kept = []
+    for samples, (scores, per_decision) in rows.items():
+        mean_diff, lo, hi = mean_interval([a - b for a, b in zip(scores, base)])
+        mean = sum(scores) / deals_n
+        kept.append({f"pimc, {deals_n} deals, seed 0": f"{samples} futures" + (
+                         " (strong)" if samples == 32 else ""),
+                     "mean score": round(mean, 2),
+                     f"of hindsight ({hindsight:.2f})": round(mean / hindsight, 3) if hindsight else None,
+                     "against 32 futures": "0" if samples == 32 else
+                     f"{mean_diff:+.2f} ({lo:+.2f} to {hi:+.2f})",
+                     "ms/decision": round(per_decision * 1000)})
+    table_rows(benchmark, kept)
     if quick:
         return
-    base = rows[32][0]
-    hindsight = sum(best) / deals_n
     print(f"\nno challenge, {deals_n} deals, hindsight mean {hindsight:.2f}")
     for samples, (scores, per_decision) in rows.items():
         mean_diff, lo, hi = mean_interval([a - b for a, b in zip(scores, base)])

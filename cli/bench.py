@@ -127,25 +127,32 @@ def gate_cmd(path: str, baseline: str) -> None:
 
 @bench.command("table")
 @click.argument("path", required=False)
-@click.option("--kind", type=click.Choice(["speed", "strength", "memory"]), default=None,
-              help="only figures of one kind")
+@click.option("--kind", type=click.Choice(["speed", "strength", "memory", "rows"]), default=None,
+              help="only headline figures of one kind; 'rows': the rows benchmarks kept for a "
+                   "docs table (solvers.benchtrack.table_rows)")
+@click.option("--only", default=None, metavar="PREFIX",
+              help="with --kind rows: only the benchmarks whose key starts with PREFIX, "
+                   "e.g. bench_c2c_online_strength::bench_challenge_wins")
 @click.option("--update", "markdown", default=None, metavar="FILE.md",
               help="rewrite every generated table of FILE.md from the run its marker names")
 @runs_options
-def table_cmd(path: str | None, kind: str | None, markdown: str | None, last: int | None, folder: str,
-              mode: str | None) -> None:
+def table_cmd(path: str | None, kind: str | None, only: str | None, markdown: str | None,
+              last: int | None, folder: str, mode: str | None) -> None:
     """A saved run's figures as a Markdown table (the docs' speed tables).
 
     Without PATH, the newest saved run. The table's first line names the run
     and its commit. With --update, the tables of a Markdown file that sit
     between '<!-- bench-table KIND RUN.json -->' and '<!-- /bench-table -->'
     are made anew from the runs named there (how docs/benchmarks/speed.md's
-    are kept; a marker's run path is relative to its file).
+    and strength.md's are kept; a marker's run path is relative to its
+    file). KIND is speed, strength, memory or all (headline figures),
+    'rows PREFIX' (the rows benchmarks kept) or ladder (a saved ladder).
 
     \b
     Examples:
       solve bench table benchmarks/results/speed.json --kind speed
       solve bench table --update docs/benchmarks/speed.md
+      solve bench table c2c-strength.json --kind rows --only bench_c2c_online_strength::
     """
     if markdown is not None:
         from solvers.files import read_file
@@ -158,6 +165,11 @@ def table_cmd(path: str | None, kind: str | None, markdown: str | None, last: in
         click.echo(f"{len(blocks)} tables in {markdown} {'updated' if new != text else 'already up to date'}")
         return
     run = _runs((path,) if path else (), 1, folder, mode)[-1]
+    if kind == "rows":
+        click.echo(benchtrack.rows_table(run, only), nl=False)
+        return
+    if only is not None:
+        raise SolversError("--only goes with --kind rows")
     click.echo(benchtrack.markdown_table(run, kind), nl=False)
 
 

@@ -39,7 +39,7 @@ import statistics
 import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SolversError
 from .files import read_file, write_atomic
@@ -338,11 +338,7 @@ def markdown_table(run: dict[str, Any], kind: str | None = None) -> str:
     """The headline figures of ``run`` (of one ``kind``, or all) as a
     Markdown table, with a line naming the run and its commit."""
     rows = [(k, h) for k, h in figures(run).items() if kind is None or h.get("kind", "speed") == kind]
-    commit = run.get("commit_info") or {}
-    sha = (commit.get("id") or "unknown")[:12] + (" (uncommitted changes)" if commit.get("dirty") else "")
-    lines = [f"<sub>From run `{Path(run.get('_path', 'run')).name}` ({run_mode(run)} mode), "
-             f"commit `{sha}`, {str(run.get('datetime', ''))[:19]}; ratios are ours / the baseline, "
-             f"timed in the same process.</sub>", "",
+    lines = [_run_line(run, "; ratios are ours / the baseline, timed in the same process."), "",
              "| benchmark | figure | against | ours | baseline | ratio | target |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for key, h in rows:
@@ -371,30 +367,96 @@ def _num(x: float) -> str:
     return f"{x:,.3g}" if abs(x) < 100 else f"{x:,.0f}"
 
 
-#: A generated table in a Markdown file: the opening marker names the run
-#: file (relative to the Markdown file's folder) and the kind of figures.
-_BLOCK = re.compile(r"(<!-- bench-table (?P<kind>\w+) (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /bench-table -->)",
-                    re.S)
+def table_rows(benchmark: Any, rows: list[dict[str, Any]]) -> None:
+    """Keep ``rows`` (each a column name -> a value, in column order) in
+    ``benchmark.extra_info["rows"]``: the lines a docs table prints from a
+    saved run (:func:`rows_table`), for results that are more than a ratio
+    (a match, a per-round analysis). Values should be text or numbers."""
+    json.dumps(rows)                          # fail in the benchmark, not at save time
+    benchmark.extra_info["rows"] = rows
+
+
+def _run_line(run: dict[str, Any], what: str) -> str:
+    commit = run.get("commit_info") or {}
+    sha = (commit.get("id") or "unknown")[:12] + (" (uncommitted changes)" if commit.get("dirty") else "")
+    return (f"<sub>From run `{Path(run.get('_path', 'run')).name}` ({run_mode(run)} mode), "
+            f"commit `{sha}`, {str(run.get('datetime', ''))[:19]}{what}</sub>")
+
+
+def rows_table(run: dict[str, Any], only: str | None = None) -> str:
+    """The rows kept by :func:`table_rows` in the benchmarks of ``run``
+    whose key (``bench_file::test[param]``) starts with ``only`` (all if
+    None), as one Markdown table, in the run's order, with a line naming
+    the run and its commit. SolversError if none kept rows."""
+    rows: list[dict[str, Any]] = []
+    for entry in run["benchmarks"]:
+        kept = (entry.get("extra_info") or {}).get("rows")
+        if isinstance(kept, list) and (only is None or benchmark_key(entry).startswith(only)):
+            rows.extend(r for r in kept if isinstance(r, dict))
+    if not rows:
+        raise SolversError(f"{run.get('_path', 'the run')}: no benchmark "
+                           f"{'matching ' + repr(only) + ' ' if only else ''}kept table rows "
+                           "(solvers.benchtrack.table_rows)")
+    columns: list[str] = []
+    for r in rows:
+        columns += [c for c in r if c not in columns]
+    right = [all(isinstance(r.get(c), (int, float)) or r.get(c) in (None, "") for r in rows)
+             for c in columns]
+    lines = [_run_line(run, "."), "", "| " + " | ".join(columns) + " |",
+             "| " + " | ".join("---:" if x else "---" for x in right) + " |"]
+    for r in rows:
+        cells = []
+        for c in columns:
+            v = r.get(c)
+            cells.append("" if v is None else _num(v) if isinstance(v, (int, float))
+                         and not isinstance(v, bool) else str(v))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _ladder_block(path: Path, shown: str, only: str | None) -> str:
+    from .ladder import ladder_markdown, load_ladder
+
+    lad, table = load_ladder(path)
+    return ladder_markdown(table, shown, lad.sessions, len(lad.results))
+
+
+def _run_block(kind: str) -> Callable[[Path, str, str | None], str]:
+    def render(path: Path, shown: str, only: str | None) -> str:
+        run = load_run(path)
+        run["_path"] = shown
+        if kind == "rows":
+            return rows_table(run, only)
+        return markdown_table(run, None if kind == "all" else kind)
+    return render
+
+
+#: What each KIND of a docs block is made from: a saved ladder, a run's
+#: kept rows, or a run's headline figures (of one kind, or all).
+BLOCK_RENDERERS: dict[str, Callable[[Path, str, str | None], str]] = {
+    "ladder": _ladder_block, "rows": _run_block("rows"), "all": _run_block("all"),
+    **{k: _run_block(k) for k in ("speed", "strength", "memory")},
+}
+
+#: A generated table in a Markdown file: the opening marker names the kind,
+#: the file (relative to the Markdown file's folder) and, for ``rows``, the
+#: benchmarks whose rows it shows (a key prefix).
+_BLOCK = re.compile(r"(<!-- bench-table (?P<kind>\w+) (?P<path>\S+)(?: (?P<only>\S+))? -->\n)"
+                    r"(?P<body>.*?)(<!-- /bench-table -->)", re.S)
 
 
 def update_tables(text: str, folder: str | os.PathLike[str]) -> str:
     """``text`` (a Markdown file's) with every block between
-    ``<!-- bench-table KIND RUN.json -->`` and ``<!-- /bench-table -->``
-    made anew from that saved run (:func:`markdown_table`); ``folder`` is
-    where relative run paths start. docs/benchmarks/speed.md is kept this way.
-    KIND ``ladder`` names a saved ladder (``solve ladder --save``) instead,
-    rendered by :func:`solvers.ladder.ladder_markdown`."""
+    ``<!-- bench-table KIND FILE.json [ONLY] -->`` and ``<!-- /bench-table -->``
+    made anew from that file (:data:`BLOCK_RENDERERS`); ``folder`` is where
+    relative paths start. docs/benchmarks/speed.md and strength.md are kept
+    this way. SolversError for an unknown KIND."""
     def fill(m: re.Match[str]) -> str:
-        if m["kind"] == "ladder":
-            from .ladder import ladder_markdown, load_ladder
-
-            lad, table = load_ladder(Path(folder) / m["path"])
-            return m.group(1) + ladder_markdown(table, m["path"], lad.sessions,
-                                                     len(lad.results)) + m.group(5)
-        kind = None if m["kind"] == "all" else m["kind"]
-        run = load_run(Path(folder) / m["path"])
-        run["_path"] = m["path"]
-        return m.group(1) + markdown_table(run, kind) + m.group(5)
+        render = BLOCK_RENDERERS.get(m["kind"])
+        if render is None:
+            raise SolversError(f"bench-table {m['kind']}: not a kind of table "
+                               f"({', '.join(sorted(BLOCK_RENDERERS))})")
+        return m.group(1) + render(Path(folder) / m["path"], m["path"], m["only"]) + m.group(6)
 
     return _BLOCK.sub(fill, text)
 
@@ -445,5 +507,5 @@ def plot_history(runs: list[dict[str, Any]], keys: list[str], path: str) -> str:
 
 __all__ = ["headline", "best_rates", "make_run", "save_run", "load_run", "figures", "list_runs", "compare",
            "format_compare", "load_baseline", "gate", "tolerance_from", "make_baseline",
-           "markdown_table", "update_tables", "table_blocks", "history", "plot_history", "git_commit",
-           "run_mode", "run_label"]
+           "markdown_table", "rows_table", "table_rows", "update_tables", "table_blocks", "history",
+           "plot_history", "git_commit", "run_mode", "run_label"]
