@@ -30,7 +30,7 @@ import os
 
 import pytest
 
-from solvers.benchtrack import headline
+from solvers.benchtrack import headline, table_rows
 from solvers.tournament import run_tournament
 
 TARGETS = {"random": 0.95, "greedy": 0.70, "openspiel": 0.60}
@@ -77,9 +77,14 @@ def strength(benchmark, opponent: str, game: str = "switchbacks",
     headline(benchmark, f"{game} mean score a game + 1, MCTS ({ours}) / {theirs}", me.mean_score + 1,
              them.mean_score + 1, against=f"{theirs} (its mean score + 1)", kind="strength")
     benchmark.extra_info["win_rate"] = round(me.win_rate, 4)
+    lo, hi = me.ci95
+    table_rows(benchmark, [{
+        "game": game, "MCTS": f"`{ours}`", "opponent": f"`{theirs}`", "games": games,
+        "MCTS wins": f"{me.win_rate:.1%}", "95% interval": f"{lo:.1%}-{hi:.1%}",
+        "mean score (MCTS - opponent)": f"{me.mean_score:.2f} - {them.mean_score:.2f}",
+        "target": f"{targets[opponent]:.0%}"}])
     if quick:
         return
-    lo, hi = me.ci95
     benchmark.extra_info.update({
         "opponent": theirs, "games": games, "seconds_per_move": seconds, "wins": me.wins,
         "win_rate": round(me.win_rate, 4), "ci95": [round(lo, 4), round(hi, 4)],

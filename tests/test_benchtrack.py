@@ -111,6 +111,59 @@ def test_markdown_table_of_a_fixed_run():
     assert "bench_switchbacks_strength::bench_mcts_vs_greedy" in strength and "c2c_kernel" not in strength
 
 
+
+def test_rows_table_prints_the_rows_benchmarks_kept():
+    """Rows kept by two benchmarks (one of them parametrized) become one
+    table in the run's order; columns in first-seen order, numbers right
+    aligned and formatted as the other tables; ``only`` picks by key
+    prefix. Expected text worked out by hand."""
+    class Fake:
+        extra_info: dict = {}
+
+    a, b, c = Fake(), Fake(), Fake()
+    a.extra_info, b.extra_info, c.extra_info = {}, {}, {}
+    benchtrack.table_rows(a, [{"deal": "first", "wins": 92, "ratio": 0.713}])
+    benchtrack.table_rows(b, [{"deal": "second", "wins": 1500, "ms": None}])
+    benchtrack.table_rows(c, [{"other": "x"}])
+    run = make([{"name": "bench_w[a]", "fullname": "benchmarks/bench_s.py::bench_w[a]",
+                 "extra_info": a.extra_info},
+                {"name": "bench_w[b]", "fullname": "benchmarks/bench_s.py::bench_w[b]",
+                 "extra_info": b.extra_info},
+                {"name": "bench_v", "fullname": "benchmarks/bench_s.py::bench_v", "extra_info": c.extra_info},
+                entry("bench_s::bench_u", 2.0)], "0123456789abcdef", mode="full")
+    run["datetime"], run["_path"] = "2026-12-04T02:00:00+00:00", "dir/s.json"
+    assert benchtrack.rows_table(run, "bench_s::bench_w") == (
+        "<sub>From run `s.json` (full mode), commit `0123456789ab`, 2026-12-04T02:00:00.</sub>\n"
+        "\n"
+        "| deal | wins | ratio | ms |\n"
+        "| --- | ---: | ---: | ---: |\n"
+        "| first | 92 | 0.713 |  |\n"
+        "| second | 1,500 |  |  |\n")
+    assert "| other |" in benchtrack.rows_table(run) and "| x |" in benchtrack.rows_table(run)
+    with pytest.raises(benchtrack.SolversError, match="no benchmark matching 'bench_s::bench_u'"):
+        benchtrack.rows_table(run, "bench_s::bench_u")     # it kept a headline only
+    with pytest.raises(TypeError):
+        benchtrack.table_rows(a, [{"x": object()}])        # refused at once, not at save time
+
+
+def test_update_tables_fills_rows_blocks_and_refuses_an_unknown_kind(tmp_path):
+    class Fake:
+        extra_info: dict = {}
+
+    b = Fake()
+    b.extra_info = {}
+    benchtrack.table_rows(b, [{"match": "one", "won": 3}])
+    run = make([{"name": "bench_m", "fullname": "benchmarks/bench_s.py::bench_m",
+                 "extra_info": b.extra_info}], "abcdef0123456789", mode="full")
+    (tmp_path / "r.json").write_text(json.dumps(run))
+    page = "# P\n<!-- bench-table rows r.json bench_s::bench_m -->\nold\n<!-- /bench-table -->\n"
+    new = benchtrack.update_tables(page, tmp_path)
+    assert "old" not in new and "| one | 3 |" in new and "commit `abcdef012345`" in new
+    assert benchtrack.update_tables(new, tmp_path) == new
+    with pytest.raises(benchtrack.SolversError, match="bench-table sped: not a kind of table"):
+        benchtrack.update_tables(page.replace("rows", "sped"), tmp_path)
+
+
 # ------------------------------------------------------------ the command
 def test_compare_command_on_saved_runs(capsys, tmp_path):
     folder = tmp_path / "runs"
@@ -133,6 +186,10 @@ def test_bench_commands_refuse_bad_input_in_one_line(capsys, tmp_path):
     assert code == 2 and "not a benchmark run" in one_error_line(err)
     code, _, err = run(capsys, "bench", "compare", "--last", "0")
     assert code == 2 and "--last" in one_error_line(err)
+    code, _, err = run(capsys, "bench", "table", FIXED_RUN, "--only", "bench_engine")
+    assert code == 2 and "--only goes with --kind rows" in one_error_line(err)
+    code, _, err = run(capsys, "bench", "table", FIXED_RUN, "--kind", "rows")
+    assert code == 2 and "kept table rows" in one_error_line(err)
 
 
 def quick_run(tmp_path: Path, *extra: str, bench: str = "benchmarks/bench_c2c_kernel.py",
