@@ -40,7 +40,7 @@ import pytest
 
 import solvers
 from solvers.agents import load_agent, parse_agent_spec
-from solvers.benchtrack import headline
+from solvers.benchtrack import headline, table_rows
 from solvers.games.c2c.challenges import challenge_id
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.deal import shuffle_deals
@@ -135,12 +135,20 @@ def bench_lost_deals(benchmark, challenge):
     headline(benchmark, f"{challenge} shuffles won, online player / hindsight (+1 each)",
              winnable - len(rows) + 1, winnable + 1, against="the hindsight ceiling on the same shuffles",
              kind="strength")
-    if quick or not winnable:
+    if not winnable:
         return
     counts = {v: sum(_verdict(row) == v for row in rows) for v in ("cards", "close call", "mistake")}
     rounds = {r: sum(row["round"] == r for row in rows) for r in range(6)}
     won = winnable - len(rows)
     kept = (won + counts["close call"] + counts["mistake"]) / winnable
+    table_rows(benchmark, [{
+        f"challenge, {shuffles} shuffles": challenge, "player": f"`{spec}`",
+        "lost of the winnable": f"{len(rows)} of {winnable}",
+        "decisive round 0/1/2/3/4": "/".join(str(rounds[r]) for r in range(5)),
+        "the cards": counts["cards"], "close calls": counts["close call"],
+        "mistakes": counts["mistake"], "all close calls and mistakes won instead": round(kept, 3)}])
+    if quick:
+        return
     benchmark.extra_info.update({"winnable": winnable, "won": won, "lost": counts,
                                  "decisive_rounds": rounds, "kept_if_fixed": kept})
     print(f"\n{challenge}, {shuffles} shuffles: {spec} wins {won} of the {winnable} that "
