@@ -72,3 +72,145 @@ def test_round_ends_needs_a_decision():
     state = solvers.load_game("c2c").new_initial_state(seed=0)
     with pytest.raises(SolversError):
         round_ends(state)
+
+
+# --- the kernel's round ends in C, and the last round exactly ----------------------
+
+def _mask(locations):
+    return sum(1 << i for i in locations)
+
+
+def _key_of(masks):
+    circled, crossed, exact = masks
+    return tuple(frozenset(i for i in range(32) if m >> i & 1) for m in (circled, crossed, exact))
+
+
+def _every_decision(game, seed, rounds=range(6)):
+    """Every decision of a randomly played solo game (kernel states)."""
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+            continue
+        if state.round in rounds:
+            yield state.clone()
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("challenge", [None, "Wrigley Field"])
+def test_kernel_round_ends_equal_the_reference_walk(challenge):
+    """At the first decision of every round (reference rules, walked move
+    by move) and at every decision of kernel games (the plain walk over
+    legal moves), the C enumeration finds the same ends; each end's move
+    is legal and keeps that end reachable."""
+    for seed in (0, 1):
+        for rnd, (kernel, ref) in _positions(seed).items():
+            assert {_key_of(e) for e, _ in kernel.round_ends()} == _layered_ends(ref), f"round {rnd}"
+    game = solvers.load_game("c2c", challenge=challenge)
+    seen = 0
+    for seed in range(6):
+        for state in _every_decision(game, 10 + seed):
+            fast = state.round_ends()
+            assert fast == sorted(fast) and len({e for e, _ in fast}) == len(fast)
+            assert {_key_of(e) for e, _ in fast} == set(round_ends(state))
+            for end, action in fast:
+                child = state.clone()
+                child.apply_action(action)          # legal, or this raises
+                if child.is_chance_node() or child.is_terminal() or child.round != state.round:
+                    assert _key_of(end) == sheet_key(child)
+                else:
+                    assert end in {e for e, _ in child.round_ends()}
+            seen += 1
+    assert seen > 100
+
+
+def test_kernel_round_ends_on_another_map():
+    from test_c2c_kernel import SMALL
+
+    from solvers.games.c2c.kernel import CoastToCoastKernel
+    from solvers.games.c2c.reference import CoastToCoast
+
+    kgame, rgame = CoastToCoastKernel(1, None, map=SMALL), CoastToCoast(1, None, map=SMALL)
+    rng = random.Random(5)
+    k, r = kgame.new_initial_state(seed=5), rgame.new_initial_state(seed=5)
+    checked = 0
+    while not k.is_terminal():
+        a = k.seeded_outcome() if k.is_chance_node() else rng.choice(k.legal_actions())
+        if not k.is_chance_node():
+            assert {_key_of(e) for e, _ in k.round_ends()} == set(round_ends(r))
+            checked += 1
+        k.apply_action(a)
+        r.apply_action(a)
+    assert checked > 10
+
+
+def _before_last_round(game, seed):
+    """A solo game played by a small MCTS just before the last round's
+    cards (with a challenge, one that may still be completed)."""
+    state = game.new_initial_state(seed=seed)
+    agent = solvers.load_agent("mcts", game, iterations=200, seed=seed)
+    while not (state.is_chance_node() and state.round == 5 and not state.dealt):
+        state.apply_action(state.seeded_outcome() if state.is_chance_node() else agent.step(state))
+    return state
+
+
+@pytest.mark.parametrize("challenge,seed", [(None, 100), ("Wrigley Field", 0)])
+def test_last_round_value_is_the_mean_over_every_hand(challenge, seed):
+    """Against brute force: deal each hand of the unseen cards in turn, walk
+    every way to play it (the plain walk over legal moves) and keep the best
+    end, a win first; the mean over all hands, a lost challenge scoring 0."""
+    import itertools
+
+    game = solvers.load_game("c2c", challenge=challenge)
+    state = _before_last_round(game, seed)
+    unseen = list(state.chance_outcomes())
+    unseen = [a if isinstance(a, int) else a[0] for a in unseen]
+    wins = points = 0
+    hands = list(itertools.combinations(unseen, 4))
+    for hand in hands:
+        dealt = state.clone()
+        for card in hand:
+            dealt.apply_action(card)
+        best = max(((1 if challenge is None else int(bool(end.challenge_won())), end.scores()[0])
+                    for _, _, end in round_ends(dealt).values()))
+        wins += best[0]
+        points += best[0] * best[1]
+    win, mean = state.last_round_value(None)
+    assert win == pytest.approx(wins / len(hands)) and mean == pytest.approx(points / len(hands))
+    assert 0 < win <= 1 and mean > 0
+    # control: another sheet (one circle fewer) is valued differently
+    sheet = state.sheets[0]
+    fewer = sorted(sheet.circled)[1:]
+    other = state.last_round_value((_mask(fewer), _mask(sheet.crossed), _mask(sheet.exact)))
+    assert other != (win, mean)
+
+
+def test_end_values_in_the_last_two_rounds():
+    game = solvers.load_game("c2c")
+    four = next(_every_decision(game, 7, rounds=[4]))
+    ends = four.end_values()
+    assert [(e, a) for e, a, _, _ in ends] == four.round_ends()
+    for end, _, win, points in ends[:5]:
+        assert (win, points) == four.last_round_value(end)
+    five = next(_every_decision(game, 7, rounds=[5]))
+    for end, _, win, points in five.end_values():
+        circled, _, exact = end
+        assert win == 1.0 and points == _score(circled, exact)
+    three = next(_every_decision(game, 7, rounds=[3]))
+    with pytest.raises(SolversError, match="last two rounds"):
+        three.end_values()
+    duo = solvers.load_game("c2c", players=2).new_initial_state(seed=1)
+    duo.apply_seeded_chance()
+    with pytest.raises(SolversError, match="solo"):
+        duo.round_ends()
+
+
+def _score(circled, exact):
+    """The rulebook score of a sheet, by the reference rules' own scoring."""
+    from solvers.games.c2c.reference import CoastToCoast
+
+    ref = CoastToCoast(1, None).new_initial_state(seed=0)
+    ref.sheets[0].circled = {i for i in range(32) if circled >> i & 1}
+    ref.sheets[0].exact = {i for i in range(32) if exact >> i & 1}
+    return ref.scores()[0]

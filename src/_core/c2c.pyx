@@ -1202,6 +1202,9 @@ cdef int sampled_outcome(const C2CParams *P, const C2CState *s, int p, int actio
     return beam_from(B, &root, NULL, &u.order[u.pos], rounds, by_round, unseen)
 
 
+include "c2c_rounds.pxi"
+
+
 # --------------------------------------------------------------------------
 # The Python face
 # --------------------------------------------------------------------------
@@ -1632,6 +1635,130 @@ cdef class CoastKernelState:
         finally:
             beam_free(&B)
         return out if done == samples else out[:, :done].copy()
+
+    cdef int _solo_decision(self, what) except -1:
+        if self.P.num_players != 1:
+            raise SolversError(f"{what} is for solo games (players 1)")
+        if c2c_current_player(self.P, &self.s) < 0:
+            raise SolversError(f"{what} starts from a player's decision")
+        return 0
+
+    def round_ends(self) -> list:
+        """Every distinct sheet the solo round under way can end with, from
+        a decision of that round: ``[((circled, crossed, exact), action)]``
+        (masks over location ids), sorted, each with a legal move from here
+        that keeps that end reachable (the first found in action order).
+        No card is revealed within a round, so these are the round's real
+        choices; :func:`solvers.games.c2c.review.round_ends` is the plain
+        reference walk over legal moves that this must equal.
+
+            >>> import solvers
+            >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
+            >>> state.apply_seeded_chance()
+            >>> len(state.round_ends())     # the setup: cross off one of four
+            4
+        """
+        self._solo_decision("round_ends")
+        cdef RoundEnds E
+        cdef int rc = -1, i, log2 = 12
+        while rc < 0:
+            try:
+                if ends_alloc(&E, log2) < 0:
+                    raise MemoryError()
+                with nogil:
+                    rc = round_ends_of(self.P, &self.s, &E)
+                if rc == 0:
+                    out = [((E.ends[i].circled, E.ends[i].crossed, E.ends[i].exact), E.first[i])
+                           for i in range(E.n_ends)]
+            finally:
+                ends_free(&E)
+            log2 += 2
+            if rc < 0 and log2 > 22:
+                raise SolversError("round_ends: over a million ends or positions in one round")
+        out.sort()
+        return out
+
+    def end_values(self) -> list:
+        """Every end of the solo round under way (as :meth:`round_ends`)
+        with its exact value when at most one round follows it:
+        ``[((circled, crossed, exact), action, win, points)]``, the points
+        being the rulebook's (a lost challenge scores none). In the last
+        round the value is the end's own; in the round before, the exact expectation of the last
+        round from that end over every hand of the cards not seen yet
+        (:meth:`last_round_value`). Earlier rounds raise SolversError: their
+        ends need a learned value.
+
+            >>> import solvers
+            >>> from solvers.games.c2c.deal import shuffle_deals
+            >>> game = solvers.load_game("c2c")
+            >>> state = game.new_initial_state(seed=4)
+            >>> while state.is_chance_node() or state.round < 4:
+            ...     state.apply_action(state.seeded_outcome() if state.is_chance_node()
+            ...                        else state.legal_actions()[0])
+            >>> best = max(state.end_values(), key=lambda e: (e[2], e[3]))
+            >>> best[1] in state.legal_actions()
+            True
+        """
+        self._solo_decision("end_values")
+        if self.s.round < C2C_ROUNDS - 1:
+            raise SolversError(f"exact end values are for the last two rounds, not round "
+                               f"{self.s.round}")
+        ends = self.round_ends()
+        cdef uint32_t u = undealt_mask(self.P, &self.s), req = self.P.required
+        cdef bint last = self.s.round == C2C_ROUNDS
+        cdef Sheet sh
+        cdef Memo M
+        cdef double win, score
+        out = []
+        try:
+            if memo_alloc(&M, 16) < 0:
+                raise MemoryError()
+            for (c, x, e), action in ends:
+                sh.circled, sh.crossed, sh.exact = c, x, e
+                if last:
+                    win = 1.0 if sh.circled & req == req else 0.0
+                    score = win * sheet_score(self.P, sh.circled, sh.exact).total
+                else:
+                    with nogil:
+                        last_round_mean(self.P, &M, sh, u, req, &win, &score)
+                out.append(((c, x, e), action, win, score))
+        finally:
+            memo_free(&M)
+        return out
+
+    def last_round_value(self, sheet, unseen=None) -> tuple:
+        """The exact expectation of the last round from ``sheet`` (``(circled,
+        crossed, exact)`` masks; default: the player's own) over every hand of
+        4 cards from ``unseen`` (a mask; default: the cards this solo player
+        has not seen): ``(chance of completing the challenge, mean final
+        points)``, a lost challenge scoring none, playing each hand as well
+        as it can be played (a win first). Without a challenge the chance is 1.
+
+            >>> import solvers
+            >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
+            >>> win, points = state.last_round_value(None)
+            >>> win, points > 0
+            (1.0, True)
+        """
+        if self.P.num_players != 1:
+            raise SolversError("last_round_value is for solo games (players 1)")
+        cdef Sheet sh
+        if sheet is None:
+            sh.circled, sh.crossed, sh.exact = self.s.circled[0], self.s.crossed[0], self.s.exact[0]
+        else:
+            sh.circled, sh.crossed, sh.exact = (int(x) for x in sheet)
+        cdef uint32_t u = undealt_mask(self.P, &self.s) if unseen is None else int(unseen)
+        cdef double win, score
+        cdef uint32_t req = self.P.required
+        cdef Memo M
+        try:
+            if memo_alloc(&M, 16) < 0:
+                raise MemoryError()
+            with nogil:
+                last_round_mean(self.P, &M, sh, u, req, &win, &score)
+        finally:
+            memo_free(&M)
+        return win, score
 
     def _search_returns(self) -> list:
         """``GameDef.returns``: the search utility (see :func:`c2c_returns`)."""

@@ -13,13 +13,16 @@
 
 Kinds: ``random``, ``greedy`` (best immediate score), ``mcts``
 (information-set MCTS, optionally handing over to the exact endgame search)
-and ``endgame`` (exact search, averaged over determinisations).
+``endgame`` (exact search, averaged over determinisations), and for Coast
+to Coast ``pimc`` (perfect-information Monte Carlo) and ``online`` (the
+solo player whose last two rounds are exact).
 """
 
 from .base import Agent, agent_names, load_agent, parse_agent_spec
 from .basic import GreedyAgent, RandomAgent
+from .c2c_online import OnlineAgent
 from .c2c_pimc import PIMCAgent
 from .searching import EndgameAgent, MCTSAgent
 
 __all__ = ["Agent", "agent_names", "load_agent", "parse_agent_spec", "RandomAgent", "GreedyAgent",
-           "MCTSAgent", "EndgameAgent", "PIMCAgent"]
+           "MCTSAgent", "EndgameAgent", "PIMCAgent", "OnlineAgent"]

@@ -1,0 +1,376 @@
+# Coast to Coast, solo: a round as one decision, and the last round exactly.
+#
+# Included by c2c.pyx (it uses the kernel's helpers: bit, sheet_score, the
+# ctz/popcount builtins). No card is revealed within a round, so a player's
+# round is a choice among the distinct sheets it can end with; these
+# functions list them (with a first move that keeps each one reachable) and
+# value a sheet before the last round by its exact expectation over every
+# hand the unseen cards can make. The online player and its yardstick
+# (solvers.games.c2c.online) are built on them; docs/rules/coast-to-coast.md
+# has the rules.
+
+cdef struct Sheet:
+    uint32_t circled
+    uint32_t crossed
+    uint32_t exact
+
+
+cdef struct RoundEnds:
+    # The distinct end-of-round sheets found, each with the first move from
+    # the start that leads to it (the first way found), and a visited set
+    # over the round's intermediate positions (sheet and cards used).
+    Sheet *ends
+    int32_t *first
+    int n_ends
+    int cap_ends
+    uint64_t *seen_key        # open addressing; 0 = empty (keys are never 0)
+    uint32_t seen_mask
+    int n_seen
+    uint64_t *end_key
+    int32_t *end_slot         # index into ends, per end_key slot
+    uint32_t end_mask
+
+
+cdef inline uint64_t sheet_hash(uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil:
+    cdef uint64_t h = (<uint64_t> a * 0x9E3779B97F4A7C15ULL) ^ (<uint64_t> b * 0xC2B2AE3D27D4EB4FULL) \
+        ^ (<uint64_t> c * 0x165667B19E3779F9ULL) ^ (<uint64_t> d * 0x27D4EB2F165667C5ULL)
+    h ^= h >> 31
+    return h | 1
+
+
+cdef int ends_alloc(RoundEnds *E, int log2) noexcept nogil:
+    """Buffers for up to 2**(log2-1) ends and intermediate positions; 0, or
+    -1 when memory ran out (free with ends_free all the same)."""
+    cdef int size = 1 << log2
+    E.cap_ends = size // 2
+    E.ends = <Sheet *> malloc(E.cap_ends * sizeof(Sheet))
+    E.first = <int32_t *> malloc(E.cap_ends * sizeof(int32_t))
+    E.seen_key = <uint64_t *> malloc(size * sizeof(uint64_t))
+    E.end_key = <uint64_t *> malloc(size * sizeof(uint64_t))
+    E.end_slot = <int32_t *> malloc(size * sizeof(int32_t))
+    E.seen_mask = size - 1
+    E.end_mask = size - 1
+    E.n_ends = 0
+    E.n_seen = 0
+    if E.ends == NULL or E.first == NULL or E.seen_key == NULL or E.end_key == NULL \
+            or E.end_slot == NULL:
+        return -1
+    memset(E.seen_key, 0, size * sizeof(uint64_t))
+    memset(E.end_key, 0, size * sizeof(uint64_t))
+    return 0
+
+
+cdef void ends_free(RoundEnds *E) noexcept nogil:
+    c_free(E.ends)
+    c_free(E.first)
+    c_free(E.seen_key)
+    c_free(E.end_key)
+    c_free(E.end_slot)
+    E.ends = NULL
+    E.first = NULL
+    E.seen_key = NULL
+    E.end_key = NULL
+    E.end_slot = NULL
+
+
+cdef int ends_reset(RoundEnds *E) noexcept nogil:
+    memset(E.seen_key, 0, (E.seen_mask + 1) * sizeof(uint64_t))
+    memset(E.end_key, 0, (E.end_mask + 1) * sizeof(uint64_t))
+    E.n_ends = 0
+    E.n_seen = 0
+    return 0
+
+
+cdef int ends_visit(RoundEnds *E, uint32_t circled, uint32_t crossed, uint32_t exact,
+                    uint32_t used) noexcept nogil:
+    """1 when the intermediate position is new (now marked), 0 when seen, -1
+    when the table is full."""
+    cdef uint64_t key = sheet_hash(circled, crossed, exact, used ^ 0x5BD1E995)
+    cdef uint32_t i = <uint32_t> (key >> 17) & E.seen_mask
+    while E.seen_key[i] != 0:
+        if E.seen_key[i] == key:
+            return 0
+        i = (i + 1) & E.seen_mask
+    if 2 * (E.n_seen + 1) > <int> (E.seen_mask + 1):
+        return -1
+    E.seen_key[i] = key
+    E.n_seen += 1
+    return 1
+
+
+cdef int ends_add(RoundEnds *E, uint32_t circled, uint32_t crossed, uint32_t exact,
+                  int first) noexcept nogil:
+    """Record an end sheet (once); 0, or -1 when the buffers are full.
+    Keys are 64-bit hashes of the sheet, checked against the sheet itself."""
+    cdef uint64_t key = sheet_hash(circled, crossed, exact, 0)
+    cdef uint32_t i = <uint32_t> (key >> 17) & E.end_mask
+    cdef Sheet *e
+    while E.end_key[i] != 0:
+        if E.end_key[i] == key:
+            e = &E.ends[E.end_slot[i]]
+            if e.circled == circled and e.crossed == crossed and e.exact == exact:
+                return 0
+        i = (i + 1) & E.end_mask
+    if E.n_ends >= E.cap_ends:
+        return -1
+    E.end_key[i] = key
+    E.end_slot[i] = E.n_ends
+    e = &E.ends[E.n_ends]
+    e.circled, e.crossed, e.exact = circled, crossed, exact
+    E.first[E.n_ends] = first
+    E.n_ends += 1
+    return 0
+
+
+cdef inline uint32_t room_of(const C2CParams *P, uint32_t circled, uint32_t crossed) noexcept nogil:
+    """Locations a card could circle: joined to a circle, neither circled nor crossed."""
+    cdef uint32_t c = circled, reach = 0
+    while c:
+        reach |= P.neighbours[c2c_ctz32(c)]
+        c &= c - 1
+    return reach & ~circled & ~crossed
+
+
+cdef int ends_circles(const C2CParams *P, RoundEnds *E, uint32_t circled, uint32_t crossed,
+                      uint32_t exact, const int8_t *cards, int ncards, uint32_t used,
+                      int first) noexcept nogil:
+    """Every way to go on circling from one position of the round (``used``:
+    bit i for the i-th of ``cards`` spent); an end is reached when no unused
+    card can circle. ``first`` is the move that began this line (-1: the
+    next move is the first). 0, or -1 when the buffers are full."""
+    cdef int r = ends_visit(E, circled, crossed, exact, used)
+    if r <= 0:
+        return r
+    cdef uint32_t room = room_of(P, circled, crossed), locs, b
+    cdef int i, card, loc, f
+    cdef bint moved = False
+    for i in range(ncards):
+        if used >> i & 1:
+            continue
+        card = cards[i]
+        locs = P.matches[card] & room
+        while locs:
+            loc = c2c_ctz32(locs)
+            locs &= locs - 1
+            b = bit(loc)
+            moved = True
+            f = first if first >= 0 else P.n + card * P.n + loc
+            if ends_circles(P, E, circled | b, crossed, exact | (b if loc == card else 0),
+                            cards, ncards, used | (1u << i), f) < 0:
+                return -1
+    if not moved:
+        return ends_add(E, circled, crossed, exact, first)
+    return 0
+
+
+cdef int round_ends_of(const C2CParams *P, const C2CState *s, RoundEnds *E) noexcept nogil:
+    """The distinct sheets the solo player's round under way can end with,
+    from a decision of that round: the setup (cross one of the four, circle
+    the rest), a round's cross-off, or its circles. 0, or -1 when the
+    buffers are full."""
+    cdef int i, k = s.ndealt
+    cdef uint32_t b, setup = 0, used = 0
+    cdef const int8_t *cards = s.dealt
+    ends_reset(E)
+    if s.round == 0:
+        for i in range(k):
+            setup |= bit(cards[i])
+        for i in range(k):
+            b = bit(cards[i])
+            if ends_add(E, (s.circled[0] | setup) & ~b, s.crossed[0] | b, s.exact[0], cards[i]) < 0:
+                return -1
+        return 0
+    if s.step == C2C_CROSS:
+        for i in range(k):
+            b = bit(cards[i])
+            if ends_circles(P, E, s.circled[0] & ~b, s.crossed[0] | b, s.exact[0], cards, k,
+                            1u << i, cards[i]) < 0:
+                return -1
+        return 0
+    for i in range(k):
+        if s.used & bit(cards[i]):
+            used |= 1u << i
+    return ends_circles(P, E, s.circled[0], s.crossed[0], s.exact[0], cards, k, used, -1)
+
+
+# --------------------------------------------------------------------------
+# The last round, exactly
+# --------------------------------------------------------------------------
+
+cdef struct MemoSlot:
+    uint32_t circled
+    uint32_t crossed
+    uint32_t exact
+    uint32_t cards         # the cards still to circle with (a mask of card ids)
+    uint32_t gen           # which evaluation wrote the slot (0: never)
+    int32_t value          # won * 65536 + score: a win first, then points
+    uint32_t best          # the circles of a best end
+
+
+cdef struct Memo:
+    MemoSlot *slots
+    uint32_t mask
+    uint32_t gen
+    int used
+    int full               # set when an evaluation ran out of slots
+
+
+cdef int memo_alloc(Memo *M, int log2) noexcept nogil:
+    M.mask = (1u << log2) - 1
+    M.slots = <MemoSlot *> malloc((M.mask + 1) * sizeof(MemoSlot))
+    M.gen = 0
+    M.used = 0
+    M.full = 0
+    if M.slots == NULL:
+        return -1
+    memset(M.slots, 0, (M.mask + 1) * sizeof(MemoSlot))
+    return 0
+
+
+cdef void memo_free(Memo *M) noexcept nogil:
+    c_free(M.slots)
+    M.slots = NULL
+
+
+cdef inline void memo_next(Memo *M) noexcept nogil:
+    """Forget every entry (a new sheet): slots of older generations read as empty."""
+    M.gen += 1
+    M.used = 0
+    if M.gen == 0:             # wrapped: clear for real
+        memset(M.slots, 0, (M.mask + 1) * sizeof(MemoSlot))
+        M.gen = 1
+
+
+cdef inline int32_t final_value(const C2CParams *P, uint32_t circled, uint32_t exact,
+                                uint32_t required) noexcept nogil:
+    return (65536 if circled & required == required else 0) + sheet_score(P, circled, exact).total
+
+
+cdef int32_t memo_circles(const C2CParams *P, Memo *M, uint32_t circled, uint32_t crossed,
+                          uint32_t exact, uint32_t cards, uint32_t required, uint32_t room,
+                          uint32_t *best) noexcept nogil:
+    """The best value (a win first, then points) the last round's circles
+    reach with ``cards`` left (a mask of card ids), and in ``best`` the
+    circled mask of such an end. Adding a circle never lowers a sheet's
+    points nor undoes a challenge, so the best over every reachable set of
+    circles is the best over the ends the compulsory rule allows: the search
+    need not check that a card could not circle before it stops. Memoised
+    on the position (shared between hands that hold the same cards);
+    ``room`` is :func:`room_of` the sheet, kept up as circles are added."""
+    cdef uint64_t h = sheet_hash(circled, crossed, exact, cards)
+    cdef uint32_t i = <uint32_t> (h >> 13) & M.mask
+    cdef MemoSlot *m
+    while M.slots[i].gen == M.gen:
+        m = &M.slots[i]
+        if m.circled == circled and m.crossed == crossed and m.exact == exact and m.cards == cards:
+            best[0] = m.best
+            return m.value
+        i = (i + 1) & M.mask
+    cdef uint32_t left = cards, locs, b, got_best = circled
+    cdef uint32_t sub
+    cdef int card, loc
+    cdef int32_t value = final_value(P, circled, exact, required), got
+    while left:
+        card = c2c_ctz32(left)
+        left &= left - 1
+        locs = P.matches[card] & room
+        while locs:
+            loc = c2c_ctz32(locs)
+            locs &= locs - 1
+            b = bit(loc)
+            got = memo_circles(P, M, circled | b, crossed, exact | (b if loc == card else 0),
+                               cards & ~bit(card), required,
+                               (room | P.neighbours[loc]) & ~(circled | b) & ~crossed, &sub)
+            if got > value:
+                value = got
+                got_best = sub
+    best[0] = got_best
+    if 4 * (M.used + 1) > 3 * <int> (M.mask + 1):
+        M.full = 1             # too full to keep more: still correct, only slower
+        return value
+    i = <uint32_t> (h >> 13) & M.mask
+    while M.slots[i].gen == M.gen:
+        i = (i + 1) & M.mask
+    m = &M.slots[i]
+    m.circled, m.crossed, m.exact, m.cards = circled, crossed, exact, cards
+    m.gen, m.value, m.best = M.gen, value, got_best
+    M.used += 1
+    return value
+
+
+cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
+                          uint32_t required, double *win, double *score) noexcept nogil:
+    """The exact expectation, over every 4 cards of ``unseen`` (each hand
+    equally likely), of the best end of the last round from ``s``: the
+    chance of a win and the final points, a lost challenge scoring none
+    (each hand's end chosen for a win first, then its points). Fewer than
+    4 unseen cards: the sheet's own.
+
+    Each hand crosses off one card and circles with the other three. The
+    three cards' value on the sheet as it is bounds that cross-off's value
+    from above, and equals it when the card crossed off is neither circled
+    on the sheet nor among the circles of that best end (the end is still
+    reachable). The values of the three cards on the sheet are shared by
+    the nine hands that hold them."""
+    cdef int8_t deck[32]
+    cdef int n = 0, a, b, c, d, x, i, j
+    cdef int8_t hand[4]
+    cdef uint32_t three, kept, xb, room
+    cdef int32_t v, got
+    cdef int32_t ceiling_x[4]
+    cdef bint costly[4]
+    cdef long hands = 0, wins = 0, points = 0
+    cdef uint32_t m = unseen
+    while m:
+        deck[n] = c2c_ctz32(m)
+        n += 1
+        m &= m - 1
+    if n < 4:
+        win[0] = 1.0 if s.circled & required == required else 0.0
+        score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
+        return
+    memo_next(M)
+    room = room_of(P, s.circled, s.crossed)
+    for a in range(n - 3):
+        hand[0] = deck[a]
+        for b in range(a + 1, n - 2):
+            hand[1] = deck[b]
+            for c in range(b + 1, n - 1):
+                hand[2] = deck[c]
+                for d in range(c + 1, n):
+                    hand[3] = deck[d]
+                    # First the cross-offs that cost nothing (the three cards'
+                    # value on the sheet as it is); then the others, each at
+                    # most that value (a circle taken away or a location
+                    # blocked only removes ends), only while they could beat
+                    # the best so far.
+                    v = -1
+                    for x in range(4):
+                        xb = bit(hand[x])
+                        three = 0
+                        for i in range(4):
+                            if i != x:
+                                three |= bit(hand[i])
+                        ceiling_x[x] = memo_circles(P, M, s.circled, s.crossed, s.exact, three,
+                                                    required, room, &kept)
+                        costly[x] = (s.circled & xb) != 0 or (kept & xb) != 0
+                        if not costly[x] and ceiling_x[x] > v:
+                            v = ceiling_x[x]
+                    for x in range(4):
+                        if costly[x] and ceiling_x[x] > v:
+                            xb = bit(hand[x])
+                            three = 0
+                            for i in range(4):
+                                if i != x:
+                                    three |= bit(hand[i])
+                            got = memo_circles(P, M, s.circled & ~xb, s.crossed | xb, s.exact,
+                                               three, required,
+                                               room_of(P, s.circled & ~xb, s.crossed | xb), &kept)
+                            if got > v:
+                                v = got
+                    hands += 1
+                    if v >> 16:                  # a lost challenge scores nothing
+                        wins += 1
+                        points += v & 0xFFFF
+    win[0] = <double> wins / hands
+    score[0] = <double> points / hands
