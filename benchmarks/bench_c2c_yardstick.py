@@ -1,0 +1,70 @@
+"""The yardstick of issue 32: each online player's expected loss against
+the exact online best of the last two rounds (solvers.games.c2c.yardstick).
+
+Targets, on ``SOLVERS_C2C_YARDSTICK_POSITIONS`` round-4 positions (500 for
+the targets), each from a seeded deal played by the player itself up to
+round 4: an expected loss of at most 0.2 points without a challenge, and of
+at most 0.5 percentage points of the chance of completing each of Wrigley
+Field and Cedar Point. The players are the reports' (``REPORT_ONLINE``) and
+the strong one (``strong_online``); the online agent (``online``) plays
+those rounds exactly, so its loss there is nil by construction (its tests
+check that) and it is not measured here.
+
+Under ``--benchmark-disable`` (CI) two positions with a small search check
+the bookkeeping: the loss is never negative and the best is never beaten.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from solvers.benchtrack import headline, table_rows
+from solvers.games.c2c.data import load_map
+from solvers.games.c2c.online import REPORT_ONLINE, strong_online
+from solvers.games.c2c.yardstick import EPS, yardstick
+from solvers.parallel import default_workers
+
+TARGET_POINTS = 0.2
+TARGET_WIN = 0.005
+
+
+@pytest.mark.parametrize("setting", ["report", "strong"])
+@pytest.mark.parametrize("challenge", [None, "Wrigley Field", "Cedar Point"])
+def bench_two_round_loss(benchmark, challenge, setting):
+    quick = benchmark.disabled and "SOLVERS_C2C_YARDSTICK_POSITIONS" not in os.environ
+    positions = 2 if quick else int(os.environ.get("SOLVERS_C2C_YARDSTICK_POSITIONS", "500"))
+    if quick:
+        spec = "mcts:iterations=30" if setting == "report" else "pimc:samples=2,width=4,refine=0"
+    else:
+        spec = REPORT_ONLINE if setting == "report" else strong_online(challenge is not None)
+    workers = 1 if quick else default_workers()
+
+    def run():
+        return yardstick(load_map(), challenge, spec, positions, seed=0, workers=workers)
+
+    y = benchmark.pedantic(run, rounds=1, iterations=1)
+    for p in y.rows:
+        assert p.win <= p.best_win + EPS and (p.points <= p.best_points + EPS or p.win < p.best_win)
+    assert 0 <= y.optimal <= positions
+    what = "chance of completing it" if challenge else "points"
+    ours = y.best_win - y.loss_win if challenge else y.best_points - y.loss_points
+    best = y.best_win if challenge else y.best_points
+    headline(benchmark, f"{challenge or 'no challenge'}: expected {what} of the player's round-4 "
+             "end / of the best end (+1 each)", ours + 1, best + 1,
+             against="the exact online best of rounds 4-5", kind="strength")
+    lo, hi = y.loss_points_ci
+    wlo, whi = y.loss_win_ci
+    table_rows(benchmark, [{
+        "round-4 positions, seed 0": f"{challenge or 'no challenge'}, {positions}",
+        "player": f"`{spec}`", "best end chosen": f"{y.optimal / positions:.0%}",
+        "expected points lost (95% interval)": f"{y.loss_points:.2f} ({lo:.2f} to {hi:.2f})",
+        "chance lost, points (95% interval)": (
+            f"{100 * y.loss_win:.2f} ({100 * wlo:.2f} to {100 * whi:.2f})" if challenge else ""),
+        "target": f"{100 * TARGET_WIN:g} points of chance" if challenge else f"{TARGET_POINTS:g} points"}])
+    benchmark.extra_info.update(y.to_json())
+    print(f"\n{challenge or 'no challenge'}, {spec}, {positions} round-4 positions: best end chosen "
+          f"{y.optimal}/{positions}; expected points lost {y.loss_points:.3f} ({lo:.3f} to {hi:.3f})"
+          + (f"; chance lost {100 * y.loss_win:.2f} points ({100 * wlo:.2f} to {100 * whi:.2f})"
+             if challenge else ""))
