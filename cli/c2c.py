@@ -407,3 +407,65 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 # 'play', 'analyse', 'endgame', 'score' and 'review' are the common verbs
 # (solvers.cli.verbs.game_group adds them; the review's hindsight report is
 # the record's review_extra, solvers.cli.review_c2c).
+
+
+# ---------------------------------------------------------------- yardstick
+@c2c.command("yardstick")
+@click.option("--player", "player_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
+              help="The online player measured, as an agent spec.")
+@click.option("--challenge", "-c", metavar="NAME",
+              help="A solo challenge card [default: none, the score alone].")
+@click.option("--positions", type=click.IntRange(1, MAX_SHUFFLES), default=100, show_default=True,
+              metavar="N", help="Round-4 positions, one from each of N seeded deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seed of the deals and of the player.")
+@click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
+              help="Jobs run side by side [default: all cores; with Ray, all the cluster's CPUs].")
+@backend_options
+@click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Another player sheet (map) in the JSON schema of the built-in one.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, seed: int,
+                  workers: int | None, backend: str, address: str | None, map_file: str | None,
+                  as_json: bool) -> None:
+    """How near a player comes to the best possible online play of the last
+    two rounds, exactly.
+
+    Each seeded deal is played by the player up to round 4. There the best
+    any player who sees only the revealed cards can expect is known exactly:
+    the best, over the sheets round 4's cards allow, of the average over
+    every hand round 5 can bring of the best last round. The player's
+    expected loss is that best minus what the sheet it chose can expect
+    (with a challenge: in chance of completing it, and in points).
+
+    \b
+    Examples:
+      solve c2c yardstick --player mcts:iterations=2000 --positions 200
+      solve c2c yardstick -c "Wrigley Field" --player online --json
+    """
+    from solvers.games.c2c.yardstick import yardstick
+
+    m = _load_map(map_file)
+    ch = challenge_id(m, challenge) if challenge is not None else None
+    from solvers.games.c2c.online import check_agent_spec
+
+    check_agent_spec(m, ch, player_spec)
+    if workers is None and backend == "local":
+        workers = default_workers()
+    start_backend(backend, address, workers)
+    with progress("round-4 positions", positions) as advance:
+        y = yardstick(m, ch, player_spec, positions, seed=seed, workers=workers, backend=backend,
+                      address=address, progress=advance)
+    if as_json:
+        print_json(y.to_json())
+        return
+    lo, hi = y.loss_points_ci
+    out.print(f"{y.player}, {y.positions} round-4 positions (seed {seed})"
+              + (f", challenge {y.challenge}" if y.challenge else ", no challenge") + ":")
+    out.print(f"  chose a best end in {y.optimal} of {y.positions} ({percent(y.optimal / y.positions)})")
+    if y.challenge:
+        wlo, whi = y.loss_win_ci
+        out.print(f"  chance of completing it: best {percent(y.best_win)}, lost "
+                  f"{100 * y.loss_win:.2f} points (95%: {100 * wlo:.2f} to {100 * whi:.2f})")
+    out.print(f"  expected points: best {y.best_points:.2f}, lost {y.loss_points:.3f} "
+              f"(95%: {lo:.3f} to {hi:.3f})")

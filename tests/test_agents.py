@@ -31,9 +31,10 @@ def positions():
 
 
 def test_agent_names():
-    # The four built-in kinds, Coast to Coast's own pimc (tests/test_c2c_pimc.py),
-    # and OpenSpiel's ISMCTS bot behind the optional extra.
-    assert agent_names() == sorted(KINDS + ["openspiel", "pimc"])
+    # The four built-in kinds, Coast to Coast's own pimc (tests/test_c2c_pimc.py)
+    # and online (tests/test_c2c_online_agent.py), and OpenSpiel's ISMCTS bot
+    # behind the optional extra.
+    assert agent_names() == sorted(KINDS + ["online", "openspiel", "pimc"])
 
 
 @pytest.mark.parametrize("kind", KINDS)

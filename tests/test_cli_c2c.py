@@ -206,3 +206,30 @@ def test_deal_with_no_itinerary_within_the_time_limit(capsys, monkeypatch):
     assert code == 0, err
     assert "no itinerary found within the time limit" in out.lower()
     assert "Traceback" not in err
+
+
+def test_yardstick_json_and_text(capsys):
+    """The online agent plays rounds 4-5 exactly, so it loses nothing there;
+    a small search, on the same deals, loses something (the control)."""
+    code, out, err = run(capsys, "c2c", "yardstick", "--player", "online:early=report",
+                         "--positions", "3", "--workers", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["positions"] == 3 and data["optimal"] == 3 and data["loss_points"] == 0.0
+    code, out, err = run(capsys, "c2c", "yardstick", "--player", "mcts:iterations=30",
+                         "--positions", "3", "--workers", "1", "--json")
+    weak = json.loads(out)
+    assert code == 0 and weak["loss_points"] > 0 and weak["best_points"] > 0
+    code, out, err = run(capsys, "c2c", "yardstick", "-c", "Wrigley Field", "--player",
+                         "mcts:iterations=30", "--positions", "2", "--workers", "1")
+    assert code == 0 and "challenge Wrigley Field" in out and "chance of completing it" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--player", "nope"], "unknown agent 'nope'"),
+    (["--player", "online", "--positions", "0"], "--positions"),
+    (["-c", "Nowhere"], "unknown location 'Nowhere'"),
+])
+def test_yardstick_refuses_bad_input_in_one_line(capsys, argv, needle):
+    code, _, err = run(capsys, "c2c", "yardstick", *argv)
+    assert code == 2 and needle in one_error_line(err)

@@ -24,9 +24,11 @@ scoring none); without one, the expected points.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...errors import SolversError
 from ...limits import MAX_SEED
 from ...stats import mean_interval
 from .data import CoastMap
@@ -109,11 +111,13 @@ class YardstickJob:
 
 def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positions: int,
               seed: int = 0, workers: int | None = 1, backend: str = "local",
-              address: str | None = None) -> Yardstick:
+              address: str | None = None,
+              progress: Callable[[int], None] | None = None) -> Yardstick:
     """The player ``agent_spec``'s expected loss against the exact online
     best of the last two rounds, on the round-4 positions of ``positions``
     seeded deals (:func:`solvers.games.c2c.deal.shuffle_deals`; deal ``i``'s
-    agent seeded ``seed + i``), ``workers`` at a time on ``backend``."""
+    agent seeded ``seed + i``), ``workers`` at a time on ``backend``;
+    ``progress(1)`` after each position."""
     from ...parallel import run_jobs
     from .challenges import challenge_id
     from .deal import shuffle_deals
@@ -121,11 +125,17 @@ def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positio
 
     cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
     check_agent_spec(m, cid, agent_spec)
+    if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
+        raise SolversError(f"positions should be a whole number >= 1, not {positions!r}")
     deals = shuffle_deals(m, cid, positions, seed)
     items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals)]
-    rows = sorted((p for _, p in run_jobs(YardstickJob(m, cid, agent_spec), items, workers=workers,
-                                          backend=backend, address=address)),
-                  key=lambda p: p.index)
+    found = []
+    for _, p in run_jobs(YardstickJob(m, cid, agent_spec), items, workers=workers, backend=backend,
+                         address=address):
+        found.append(p)
+        if progress is not None:
+            progress(1)
+    rows = sorted(found, key=lambda p: p.index)
     lp, lp_lo, lp_hi = mean_interval([p.best_points - p.points for p in rows])
     lw, lw_lo, lw_hi = mean_interval([p.best_win - p.win for p in rows])
     name = m.locations[cid].name if cid is not None else None
