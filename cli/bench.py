@@ -131,7 +131,8 @@ def gate_cmd(path: str, baseline: str) -> None:
               help="only headline figures of one kind; 'rows': the rows benchmarks kept for a "
                    "docs table (solvers.benchtrack.table_rows)")
 @click.option("--only", default=None, metavar="PREFIX",
-              help="with --kind rows: only the benchmarks whose key starts with PREFIX, "
+              help="with --kind rows: only the benchmarks whose key starts with PREFIX "
+                   "(several: separated by commas), "
                    "e.g. bench_c2c_online_strength::bench_challenge_wins")
 @click.option("--update", "markdown", default=None, metavar="FILE.md",
               help="rewrite every generated table of FILE.md from the run its marker names")

@@ -140,6 +140,8 @@ def test_rows_table_prints_the_rows_benchmarks_kept():
         "| first | 92 | 0.713 |  |\n"
         "| second | 1,500 |  |  |\n")
     assert "| other |" in benchtrack.rows_table(run) and "| x |" in benchtrack.rows_table(run)
+    both = benchtrack.rows_table(run, "bench_s::bench_w[b],bench_s::bench_v").splitlines()
+    assert both[2] == "| deal | wins | ms | other |" and len(both) == 6
     with pytest.raises(benchtrack.SolversError, match="no benchmark matching 'bench_s::bench_u'"):
         benchtrack.rows_table(run, "bench_s::bench_u")     # it kept a headline only
     with pytest.raises(TypeError):

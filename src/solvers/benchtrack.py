@@ -385,13 +385,15 @@ def _run_line(run: dict[str, Any], what: str) -> str:
 
 def rows_table(run: dict[str, Any], only: str | None = None) -> str:
     """The rows kept by :func:`table_rows` in the benchmarks of ``run``
-    whose key (``bench_file::test[param]``) starts with ``only`` (all if
-    None), as one Markdown table, in the run's order, with a line naming
-    the run and its commit. SolversError if none kept rows."""
+    whose key (``bench_file::test[param]``) starts with ``only`` (one
+    prefix, or several separated by commas; all if None), as one Markdown
+    table, in the run's order, with a line naming the run and its commit.
+    SolversError if none kept rows."""
+    prefixes = None if only is None else tuple(p for p in only.split(",") if p)
     rows: list[dict[str, Any]] = []
     for entry in run["benchmarks"]:
         kept = (entry.get("extra_info") or {}).get("rows")
-        if isinstance(kept, list) and (only is None or benchmark_key(entry).startswith(only)):
+        if isinstance(kept, list) and (prefixes is None or benchmark_key(entry).startswith(prefixes)):
             rows.extend(r for r in kept if isinstance(r, dict))
     if not rows:
         raise SolversError(f"{run.get('_path', 'the run')}: no benchmark "
