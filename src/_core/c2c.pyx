@@ -1711,7 +1711,7 @@ cdef class CoastKernelState:
         cdef double win, score
         out = []
         try:
-            if memo_alloc(&M, 16) < 0:
+            if memo_alloc(&M, 14) < 0:
                 raise MemoryError()
             for (c, x, e), action in ends:
                 sh.circled, sh.crossed, sh.exact = c, x, e
@@ -1752,7 +1752,7 @@ cdef class CoastKernelState:
         cdef uint32_t req = self.P.required
         cdef Memo M
         try:
-            if memo_alloc(&M, 16) < 0:
+            if memo_alloc(&M, 14) < 0:
                 raise MemoryError()
             with nogil:
                 last_round_mean(self.P, &M, sh, u, req, &win, &score)

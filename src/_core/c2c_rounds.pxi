@@ -241,35 +241,108 @@ cdef inline void memo_next(Memo *M) noexcept nogil:
         M.gen = 1
 
 
-cdef inline int32_t final_value(const C2CParams *P, uint32_t circled, uint32_t exact,
-                                uint32_t required) noexcept nogil:
-    return (65536 if circled & required == required else 0) + sheet_score(P, circled, exact).total
+cdef struct Gains:
+    # Per location: its highway's first bit and length (len 0: none), and
+    # the index of its type and region among P's masks (-1: none).
+    int8_t hw_shift[32]
+    int8_t hw_len[32]
+    int8_t type_of[32]
+    int8_t region_of[32]
 
 
-cdef int32_t memo_circles(const C2CParams *P, Memo *M, uint32_t circled, uint32_t crossed,
-                          uint32_t exact, uint32_t cards, uint32_t required, uint32_t room,
-                          uint32_t *best) noexcept nogil:
-    """The best value (a win first, then points) the last round's circles
-    reach with ``cards`` left (a mask of card ids), and in ``best`` the
-    circled mask of such an end. Adding a circle never lowers a sheet's
-    points nor undoes a challenge, so the best over every reachable set of
-    circles is the best over the ends the compulsory rule allows: the search
-    need not check that a card could not circle before it stops. Memoised
-    on the position (shared between hands that hold the same cards);
-    ``room`` is :func:`room_of` the sheet, kept up as circles are added."""
-    cdef uint64_t h = sheet_hash(circled, crossed, exact, cards)
-    cdef uint32_t i = <uint32_t> (h >> 13) & M.mask
+cdef void gains_init(const C2CParams *P, Gains *G) noexcept nogil:
+    cdef int loc, h, i
+    for loc in range(32):
+        G.hw_shift[loc], G.hw_len[loc], G.type_of[loc], G.region_of[loc] = 0, 0, -1, -1
+    for h in range(P.num_highways):
+        for loc in range(P.highway_shift[h], P.highway_shift[h] + P.highway_len[h]):
+            G.hw_shift[loc] = P.highway_shift[h]
+            G.hw_len[loc] = P.highway_len[h]
+    for i in range(P.num_types):
+        for loc in range(P.n):
+            if P.type_masks[i] & bit(loc):
+                G.type_of[loc] = i
+    for i in range(P.num_regions):
+        for loc in range(P.n):
+            if P.region_masks[i] & bit(loc):
+                G.region_of[loc] = i
+
+
+cdef inline int circle_gain(const C2CParams *P, const Gains *G, uint32_t circled, int loc,
+                            bint exact) noexcept nogil:
+    """The points circling ``loc`` adds to a sheet with ``circled``: the
+    highway run it joins or extends, a type or region it completes, and an
+    exact match (what sheet_score(circled | loc) - sheet_score(circled)
+    is, without scoring the whole sheet)."""
+    cdef int gain = P.exact_points if exact else 0, left = 0, right = 0, p, shift, length, t
+    cdef uint32_t now = circled | bit(loc)
+    length = G.hw_len[loc]
+    if length:
+        shift = G.hw_shift[loc]
+        p = loc - 1
+        while p >= shift and circled >> p & 1:
+            left += 1
+            p -= 1
+        p = loc + 1
+        while p < shift + length and circled >> p & 1:
+            right += 1
+            p += 1
+        gain += P.highway_points[left + right + 1] - P.highway_points[left] - P.highway_points[right]
+    t = G.type_of[loc]
+    if t >= 0 and P.type_masks[t] & ~now == 0:
+        gain += P.type_points[t]
+    t = G.region_of[loc]
+    if t >= 0 and P.region_masks[t] & ~now == 0:
+        gain += P.region_points
+    return gain
+
+
+cdef inline int32_t won_bonus(uint32_t circled, uint32_t required) noexcept nogil:
+    return 65536 if circled & required == required else 0
+
+
+cdef int32_t memo_circles(const C2CParams *P, const Gains *G, Memo *M, uint32_t circled,
+                          uint32_t crossed, uint32_t exact, int points, uint32_t cards,
+                          uint32_t required, uint32_t room, uint32_t *best) noexcept nogil:
+    """The best value (won * 65536 + points: a win first) the last round's
+    circles reach from a sheet scoring ``points`` with ``cards`` left (a
+    mask of card ids), and in ``best`` the circled mask of such an end.
+    Adding a circle never lowers a sheet's points nor undoes a challenge, so
+    the best over every reachable set of circles is the best over the ends
+    the compulsory rule allows: the search need not check that a card could
+    not circle before it stops. ``room`` is :func:`room_of` the sheet, kept
+    up as circles are added; points too (:func:`circle_gain`). Positions
+    with two cards or more left are memoised (shared between the hands that
+    hold the same cards); with one left its best circle is found directly."""
+    cdef uint32_t left = cards, locs, b, got_best = circled, sub
+    cdef int card, loc
+    cdef int32_t value = won_bonus(circled, required) + points, got
+    cdef uint64_t h
+    cdef uint32_t i
     cdef MemoSlot *m
+    if cards & (cards - 1) == 0:              # one card (or none) left: no memo
+        if cards:
+            card = c2c_ctz32(cards)
+            locs = P.matches[card] & room
+            while locs:
+                loc = c2c_ctz32(locs)
+                locs &= locs - 1
+                b = bit(loc)
+                got = won_bonus(circled | b, required) + points + circle_gain(P, G, circled, loc,
+                                                                               loc == card)
+                if got > value:
+                    value = got
+                    got_best = circled | b
+        best[0] = got_best
+        return value
+    h = sheet_hash(circled, crossed, exact, cards)
+    i = <uint32_t> (h >> 13) & M.mask
     while M.slots[i].gen == M.gen:
         m = &M.slots[i]
         if m.circled == circled and m.crossed == crossed and m.exact == exact and m.cards == cards:
             best[0] = m.best
             return m.value
         i = (i + 1) & M.mask
-    cdef uint32_t left = cards, locs, b, got_best = circled
-    cdef uint32_t sub
-    cdef int card, loc
-    cdef int32_t value = final_value(P, circled, exact, required), got
     while left:
         card = c2c_ctz32(left)
         left &= left - 1
@@ -278,7 +351,8 @@ cdef int32_t memo_circles(const C2CParams *P, Memo *M, uint32_t circled, uint32_
             loc = c2c_ctz32(locs)
             locs &= locs - 1
             b = bit(loc)
-            got = memo_circles(P, M, circled | b, crossed, exact | (b if loc == card else 0),
+            got = memo_circles(P, G, M, circled | b, crossed, exact | (b if loc == card else 0),
+                               points + circle_gain(P, G, circled, loc, loc == card),
                                cards & ~bit(card), required,
                                (room | P.neighbours[loc]) & ~(circled | b) & ~crossed, &sub)
             if got > value:
@@ -316,6 +390,8 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
     cdef int n = 0, a, b, c, d, x, i, j
     cdef int8_t hand[4]
     cdef uint32_t three, kept, xb, room
+    cdef Gains G
+    cdef int base_points
     cdef int32_t v, got
     cdef int32_t ceiling_x[4]
     cdef bint costly[4]
@@ -331,6 +407,8 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
         return
     memo_next(M)
     room = room_of(P, s.circled, s.crossed)
+    gains_init(P, &G)
+    base_points = sheet_score(P, s.circled, s.exact).total
     for a in range(n - 3):
         hand[0] = deck[a]
         for b in range(a + 1, n - 2):
@@ -351,8 +429,8 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
                         for i in range(4):
                             if i != x:
                                 three |= bit(hand[i])
-                        ceiling_x[x] = memo_circles(P, M, s.circled, s.crossed, s.exact, three,
-                                                    required, room, &kept)
+                        ceiling_x[x] = memo_circles(P, &G, M, s.circled, s.crossed, s.exact,
+                                                    base_points, three, required, room, &kept)
                         costly[x] = (s.circled & xb) != 0 or (kept & xb) != 0
                         if not costly[x] and ceiling_x[x] > v:
                             v = ceiling_x[x]
@@ -363,7 +441,8 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
                             for i in range(4):
                                 if i != x:
                                     three |= bit(hand[i])
-                            got = memo_circles(P, M, s.circled & ~xb, s.crossed | xb, s.exact,
+                            got = memo_circles(P, &G, M, s.circled & ~xb, s.crossed | xb, s.exact,
+                                               sheet_score(P, s.circled & ~xb, s.exact).total,
                                                three, required,
                                                room_of(P, s.circled & ~xb, s.crossed | xb), &kept)
                             if got > v:
