@@ -6,7 +6,8 @@ the targets), each from a seeded deal played by the player itself up to
 round 4: an expected loss of at most 0.2 points without a challenge, and of
 at most 0.5 percentage points of the chance of completing each of Wrigley
 Field and Cedar Point. The players are the reports' (``REPORT_ONLINE``) and
-the strong one (``strong_online``); the online agent (``online``) plays
+the strong one (``strong_online``; ``SOLVERS_C2C_YARDSTICK_STRONG_POSITIONS``
+positions, by default as many); the online agent (``online``) plays
 those rounds exactly, so its loss there is nil by construction (its tests
 check that) and it is not measured here.
 
@@ -35,6 +36,8 @@ TARGET_WIN = 0.005
 def bench_two_round_loss(benchmark, challenge, setting):
     quick = benchmark.disabled and "SOLVERS_C2C_YARDSTICK_POSITIONS" not in os.environ
     positions = 2 if quick else int(os.environ.get("SOLVERS_C2C_YARDSTICK_POSITIONS", "500"))
+    if not quick and setting == "strong":     # the strong players cost 10-40 times more a move
+        positions = int(os.environ.get("SOLVERS_C2C_YARDSTICK_STRONG_POSITIONS", str(positions)))
     if quick:
         spec = "mcts:iterations=30" if setting == "report" else "pimc:samples=2,width=4,refine=0"
     else:
