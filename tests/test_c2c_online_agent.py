@@ -102,3 +102,24 @@ def test_bad_options_are_one_error(options, needle):
 def test_it_plays_solo_on_the_kernel_only(game_args):
     with pytest.raises(SolversError, match="solo Coast to Coast on the kernel"):
         solvers.load_agent("online", solvers.load_game("c2c", **game_args))
+
+
+def test_a_stop_reaches_the_early_agent():
+    """A stop (the engine's, from another thread) ends the early agent's
+    search; the exact rounds are bounded work and finish."""
+    import threading
+    import time
+
+    game = solvers.load_game("c2c")
+    agent = solvers.load_agent("online", game, early="strong", seed=1)
+    assert agent.stoppable and not agent.early._stopped
+    state = game.new_initial_state(seed=4)
+    state.apply_seeded_chance()
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(agent.analyse(state)), daemon=True)
+    worker.start()
+    time.sleep(0.05)
+    agent.stop()
+    worker.join(5)
+    assert not worker.is_alive() and agent.early._stopped
+    assert sorted(r["action"] for r in out[0]) == sorted(state.legal_actions())
