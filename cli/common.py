@@ -231,7 +231,8 @@ def analysis(game: str, position: str, state: Any, agent: Any, spec: str, seed: 
         "game": game, "position": position, "to_move": state.current_player(), "step": state.step,
         "agent": spec, "seed": seed,
         "moves": [{"rank": i, "move": r["move"], "action": r["action"], "value": round(r["value"], 4),
-                   "visits": r["visits"]} for i, r in enumerate(rows[:top], 1)],
+                   "visits": r["visits"], **({"value_kind": r["value_kind"]} if "value_kind" in r else {})}
+                  for i, r in enumerate(rows[:top], 1)],
         "legal_moves": len(rows),
     }
 

@@ -93,6 +93,18 @@ def value_words(info: GameInfo, game: Any, value: float) -> str:
     return f"value {value:.3f}"
 
 
+def row_value_words(info: GameInfo, game: Any, row: dict[str, Any]) -> str:
+    """A ranked move's value in words: as its ``value_kind`` says (an
+    expected final score, a chance of completing the challenge), else as
+    the game's search utility (:func:`value_words`)."""
+    kind = row.get("value_kind")
+    if kind == "points":
+        return f"expected final score {row['value']:.1f}"
+    if kind == "chance":
+        return f"chance to complete the challenge {100 * row['value']:.0f}%"
+    return value_words(info, game, row["value"])
+
+
 def data_option(info: GameInfo) -> GameOption | None:
     """The game's option naming a data file (a map, a card file), if any."""
     files = info.file_options
@@ -418,7 +430,7 @@ class Play:
             elif kind == "pimc" and self.game.num_players > 1:
                 words = f"your expected final score {row['value']:.1f}"
             else:
-                words = value_words(self.info, self.game, row["value"])
+                words = row_value_words(self.info, self.game, row)
             out.print(f"  AI suggests: {row['move']}  ({words}{visits})")
         if not self.noted and kind not in ("random",):
             self.noted = True
@@ -701,7 +713,7 @@ def make_analyse(info: GameInfo) -> click.Command:
         label = "win share" if state.game.num_players > 1 else "value"
         print_analysis(data, label)
         if data["moves"]:
-            out.print(f"(best: {value_words(info, state.game, data['moves'][0]['value'])}, "
+            out.print(f"(best: {row_value_words(info, state.game, data['moves'][0])}, "
                       f"for player {player})")
 
     return analyse

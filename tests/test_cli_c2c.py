@@ -233,3 +233,35 @@ def test_yardstick_json_and_text(capsys):
 def test_yardstick_refuses_bad_input_in_one_line(capsys, argv, needle):
     code, _, err = run(capsys, "c2c", "yardstick", *argv)
     assert code == 2 and needle in one_error_line(err)
+
+
+def test_a_solo_hint_reads_an_expected_score_as_points(capsys, monkeypatch):
+    """pimc and the online agent value moves in points (a lost challenge
+    scoring 0) or in the chance of completing a challenge, not on the MCTS
+    scale: the hint says so, rather than multiplying 98 points by 100."""
+    import re
+
+    script = "hint\n" + "1\n" * 40
+    code, out, err = run(capsys, "c2c", "play", "--seed", "4", "--ai",
+                         "pimc:samples=4,width=8,refine=0", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0, err
+    scores = [float(x) for x in re.findall(r"expected final score ([0-9.]+)", out)]
+    assert scores and all(20 < s < 250 for s in scores), out
+    # control: the MCTS hint of the same position is on its own scale
+    code, out, err = run(capsys, "c2c", "play", "--seed", "4", "--ai", "mcts:iterations=100",
+                         stdin=script, monkeypatch=monkeypatch)
+    assert code == 0 and "expected final score" not in out and "expected score" in out
+
+
+def test_a_challenge_hint_of_the_online_agent_is_a_chance():
+    import solvers
+    from solvers.cli.verbs import row_value_words
+    from solvers.registry import game_info
+
+    info = game_info("c2c")
+    game = solvers.load_game("c2c", challenge="The Alamo")
+    assert row_value_words(info, game, {"value": 0.625, "value_kind": "chance"}) == \
+        "chance to complete the challenge 62%"
+    assert row_value_words(info, game, {"value": 97.25, "value_kind": "points"}) == \
+        "expected final score 97.2"
+    assert row_value_words(info, game, {"value": 0.826}) == "win chance about 83% (value 0.83)"

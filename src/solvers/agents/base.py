@@ -115,9 +115,17 @@ class Agent(ABC):
         return player
 
     @staticmethod
-    def _row(state: State, action: int, value: float, visits: int = 0) -> dict[str, Any]:
-        return {"action": action, "move": state.action_to_string(action), "value": float(value),
-                "visits": int(visits)}
+    def _row(state: State, action: int, value: float, visits: int = 0,
+             kind: str | None = None) -> dict[str, Any]:
+        """One ranked move. ``kind`` says what ``value`` is when it is not
+        the game's search utility (what ``mcts`` estimates): ``"points"``
+        (an expected final score, a lost challenge scoring 0) or
+        ``"chance"`` (of completing a solo challenge)."""
+        row = {"action": action, "move": state.action_to_string(action), "value": float(value),
+               "visits": int(visits)}
+        if kind is not None:
+            row["value_kind"] = kind
+        return row
 
     def analyse(self, state: State) -> list[dict[str, Any]]:
         """The legal actions of the player to move, best first (see the class)."""

@@ -51,7 +51,8 @@ class OnlineAgent(Agent):
     (then ``early`` plays the whole game, for comparisons).
 
     ``value`` in :meth:`analyse` rows of the exact rounds: with a challenge
-    the chance of completing it, otherwise the expected final points.
+    the chance of completing it (``value_kind`` ``"chance"``), otherwise the
+    expected final points (``"points"``); before them, the early agent's.
     """
 
     options = ("seed", "early", "exact")
@@ -123,7 +124,8 @@ class OnlineAgent(Agent):
         # best: put it first among equals, so that both agree.
         chosen = self._best_end_move(view)
         rows.sort(key=lambda r: (r[0], r[1] == chosen), reverse=True)
-        return [self._row(view, a, v, 0) for _, a, v in rows]
+        kind = "chance" if self.challenge else "points"
+        return [self._row(view, a, v, 0, kind) for _, a, v in rows]
 
 
 def _mask(locations: Any) -> int:

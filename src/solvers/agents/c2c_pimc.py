@@ -179,7 +179,7 @@ class PIMCAgent(Agent):
         if not est:                     # stopped before the first future was judged
             return self._unsearched(state)
         order = sorted(est, key=lambda a: self._key(est[a]), reverse=True)
-        return [self._row(state, a, est[a][0] * est[a][1], est[a][2]) for a in order]
+        return [self._row(state, a, est[a][0] * est[a][1], est[a][2], "points") for a in order]
 
 
 __all__ = ["PIMCAgent", "move_values"]
