@@ -11,7 +11,7 @@ from typing import Any
 
 from solvers.errors import SolversError
 from solvers.games.c2c.data import CoastMap
-from solvers.games.c2c.online import strong_online
+from solvers.games.c2c.online import hint_player
 
 from .common import plural
 
@@ -24,8 +24,9 @@ def _required(game: Any) -> set[int]:
 
 
 def default_ai(game: Any) -> str:
-    """The AI of ``solve c2c play`` without --ai: the strong online player."""
-    return strong_online(game.challenge is not None and game.num_players == 1)
+    """The AI of ``solve c2c play`` without --ai: the strong online player
+    (solo, the online agent: the last two rounds exactly)."""
+    return hint_player(game.num_players, game.challenge is not None)
 
 
 def intro(game: Any, seat: int) -> str:

@@ -4,10 +4,12 @@ cards, on the same shuffles as the hindsight ceiling, so the gap is visible.
 The player is any agent (``solvers.load_agent``). The challenge reports'
 default, ``REPORT_ONLINE``, is MCTS over the kernel, which re-deals the
 unseen cards in every iteration and so never reads the future of the deck.
-The strong player, the one ``play`` asks for hints (:func:`strong_online`),
-is the perfect-information Monte Carlo player
-(:mod:`solvers.agents.c2c_pimc`), which re-deals them for every look ahead,
-except in a solo challenge, where MCTS with more iterations wins more.
+The strong search (:func:`strong_online`) is the perfect-information Monte
+Carlo player (:mod:`solvers.agents.c2c_pimc`), which re-deals them for every
+look ahead, except in a solo challenge, where MCTS with more iterations wins
+more. The player ``play`` asks for hints (:func:`hint_player`) is, solo, the
+online agent (:mod:`solvers.agents.c2c_online`): that search until round 4,
+then the last two rounds exactly.
 """
 
 from __future__ import annotations
@@ -32,14 +34,31 @@ STRONG_CHALLENGE_ONLINE = "mcts:iterations=20000"
 REPORT_ONLINE = "mcts:iterations=2000"
 
 
+#: The solo player of the hints: the strong search until round 4, then the
+#: last two rounds exactly (solvers.agents.c2c_online), which no online
+#: player can better over those rounds.
+SOLO_ONLINE = "online:early=strong"
+
+
 def strong_online(challenge: bool) -> str:
-    """The strong player's agent spec for a solo challenge or for any other
-    game (no challenge, or several players).
+    """The strong search's agent spec for a solo challenge or for any other
+    game (no challenge, or several players): what the solo player of the
+    hints (:func:`hint_player`) plays until round 4.
 
     >>> strong_online(True)
     'mcts:iterations=20000'
     """
     return STRONG_CHALLENGE_ONLINE if challenge else STRONG_ONLINE
+
+
+def hint_player(players: int, challenge: bool) -> str:
+    """The AI ``solve c2c play`` hints with and plays against: solo, the
+    online agent over the strong search; with several players, pimc.
+
+    >>> hint_player(1, True), hint_player(3, False)
+    ('online:early=strong', 'pimc:samples=32,width=64,refine=64,keep=4')
+    """
+    return SOLO_ONLINE if players == 1 else strong_online(challenge)
 
 
 @dataclass
