@@ -201,3 +201,30 @@ def test_unfinished_and_multiplayer_games_are_reviewed(capsys, tmp_path):
     assert got["players"] == 2 and got["measure"] == "win chance" and "hindsight" not in got
     code, _, err = run(capsys, "c2c", "review", tmp_path / "missing.json")
     assert code == 2 and "missing.json" in one_error_line(err)
+
+
+def test_the_last_two_rounds_are_judged_exactly():
+    """In rounds 4 and 5 a decision's preferred worth is the exact best:
+    the best end's value (round 4: over every hand of round 5; round 5:
+    walked move by move here), not an estimate on sampled futures."""
+    from solvers.games.c2c.review import review_game, round_ends
+
+    record, final = played_game(None, 5)
+    r = review_game(record, samples=4, width=8, time_limit=10)
+    state = solvers.load_game("c2c").new_initial_state(seed=5)
+    exact, k = 0, 0
+    for action in final.history:
+        if not state.is_chance_node():
+            d = r.decisions[k]
+            assert d.played == state.action_to_string(action) and d.round == state.round
+            k += 1
+            if len(state.legal_actions()) > 1 and state.round >= 4:
+                if state.round == 4:
+                    best = max(points for _, _, _, points in state.end_values())
+                else:
+                    best = max(end.scores()[0] for _, _, end in round_ends(state).values())
+                assert d.preferred_value == pytest.approx(best)
+                assert d.played_value <= d.preferred_value + 1e-9
+                exact += 1
+        state.apply_action(action)
+    assert exact >= 4

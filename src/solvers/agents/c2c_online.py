@@ -103,22 +103,9 @@ class OnlineAgent(Agent):
     def _analyse(self, view: State) -> list[dict[str, Any]]:
         if not self._exact_round(view):
             return self.early._analyse(view)
-        rows = []
-        for a in view.legal_actions():
-            child: Any = view.clone()
-            child.apply_action(a)
-            if child.is_chance_node() or child.is_terminal() or child.round != view.round:
-                sheet = child.sheets[0]
-                if view.round < 5:
-                    win, points = view.last_round_value(
-                        (_mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact)))
-                else:
-                    win = 1.0 if not self.challenge or child.challenge_won() else 0.0
-                    points = win * float(child.scores()[0])
-            else:
-                win, points = max(((w, p) for _, _, w, p in self._ends(child)),
-                                  key=lambda wp: end_key(wp[0], wp[1], self.challenge))
-            rows.append((end_key(win, points, self.challenge), a, win if self.challenge else points))
+        values = exact_move_values(view)
+        rows = [(end_key(win, points, self.challenge), a, win if self.challenge else points)
+                for a, (win, points) in values.items()]
         rows.sort(key=lambda r: r[0], reverse=True)
         # The move step() plays leads to the best end, so it is one of the
         # best: put it first among equals, so that both agree.
@@ -128,6 +115,32 @@ class OnlineAgent(Agent):
         return [self._row(view, a, v, 0, kind) for _, a, v in rows]
 
 
+def exact_move_values(state: Any) -> dict[int, tuple[float, float]]:
+    """Every legal move of a solo decision in round 4 or 5, valued exactly:
+    ``{action: (chance of completing the challenge, expected final points)}``
+    (a lost challenge scoring 0; the chance is 1 without a challenge), each
+    the best end still reachable after the move, played as well as it can
+    be (:meth:`CoastKernelState.end_values`)."""
+    challenge = getattr(state.game, "challenge", None) is not None
+    out = {}
+    for a in state.legal_actions():
+        child: Any = state.clone()
+        child.apply_action(a)
+        if child.is_chance_node() or child.is_terminal() or child.round != state.round:
+            sheet = child.sheets[0]
+            if state.round < 5:
+                win, points = state.last_round_value(
+                    (_mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact)))
+            else:
+                win = 1.0 if not challenge or child.challenge_won() else 0.0
+                points = win * float(child.scores()[0])
+        else:
+            win, points = max(((w, p) for _, _, w, p in child.end_values()),
+                              key=lambda wp: end_key(wp[0], wp[1], challenge))
+        out[a] = (float(win), float(points))
+    return out
+
+
 def _mask(locations: Any) -> int:
     m = 0
     for i in locations:
@@ -135,4 +148,4 @@ def _mask(locations: Any) -> int:
     return m
 
 
-__all__ = ["OnlineAgent", "EXACT_FROM", "end_key"]
+__all__ = ["OnlineAgent", "EXACT_FROM", "end_key", "exact_move_values"]

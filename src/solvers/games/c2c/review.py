@@ -18,7 +18,9 @@ by the strong online player's own estimate
 move, the unrevealed cards unknown), never by hindsight, which would blame
 bad luck on the player. With a challenge a move's worth is its expected
 rulebook score (the share of futures won times the mean winning score, a
-lost challenge scoring 0), without one its mean final score.
+lost challenge scoring 0), without one its mean final score. In rounds 4
+and 5 both are exact instead (:func:`solvers.agents.c2c_online.exact_move_values`:
+every hand the unseen cards can make, each played as well as it can be).
 
     >>> import solvers
     >>> game = solvers.load_game("c2c", challenge="Empire State Building")
@@ -157,6 +159,7 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     decision; ``time_limit`` bounds the hindsight solve. SolversError when
     the record is not a finished solo Coast to Coast game.
     """
+    from ...agents.c2c_online import EXACT_FROM, exact_move_values
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
     from ...optimize.c2c import decisive_round, hindsight_by_round, hindsight_optimum, played_prefix
@@ -184,9 +187,15 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         else:
             legal = state.legal_actions()
             if len(legal) > 1:
-                rows = move_values(state, legal, samples, width, rng.next(), challenge)
-                worth = {a: _expected(r, m, challenge) for a, (r, m, _, _) in zip(legal, rows, strict=True)}
-                rate = {a: r for a, (r, _, _, _) in zip(legal, rows, strict=True)}
+                if state.round >= EXACT_FROM:
+                    exact = exact_move_values(state)
+                    worth = {a: exact[a][1] for a in legal}
+                    rate = {a: exact[a][0] for a in legal}
+                else:
+                    rows = move_values(state, legal, samples, width, rng.next(), challenge)
+                    worth = {a: _expected(r, m, challenge)
+                             for a, (r, m, _, _) in zip(legal, rows, strict=True)}
+                    rate = {a: r for a, (r, _, _, _) in zip(legal, rows, strict=True)}
                 best = max(legal, key=lambda a: (worth[a], rate[a]))
                 decisions.append(Decision(
                     len(decisions), state.round, state.action_to_string(action),
