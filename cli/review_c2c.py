@@ -26,7 +26,8 @@ def read_game(path: str) -> dict:
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True,
               help="How many of the costliest decisions to list.")
 @click.option("--samples", type=click.IntRange(1), default=48, show_default=True,
-              help="Re-dealt futures judging each decision's moves.")
+              help="Re-dealt futures judging each decision's moves before round 4 "
+                   "(rounds 4 and 5 are judged exactly).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the re-deals.")
 @click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to the hindsight solve.")
@@ -41,7 +42,9 @@ def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
     round it was lost; without a challenge, the points each round left
     behind against hindsight), and the decisions that cost
     the most by the online player's estimate at that moment (seeing only the
-    cards you had seen), each with the move it prefers.
+    cards you had seen), each with the move it prefers. In rounds 4 and 5
+    that estimate is exact: every hand the unseen cards could still make,
+    each played as well as it can be.
     \b
     solve c2c review game.json
     """
