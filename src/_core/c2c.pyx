@@ -1736,8 +1736,10 @@ cdef class CoastKernelState:
 
             >>> import solvers
             >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
-            >>> win, points = state.last_round_value(None)
-            >>> win, points > 0
+            >>> state.apply_seeded_chance()
+            >>> state.apply_action(state.legal_actions()[0])   # the setup: 3 circles
+            >>> win, points = state.last_round_value(None)      # as if one round were left
+            >>> win, 3 < points < 60
             (1.0, True)
         """
         if self.P.num_players != 1:

@@ -37,9 +37,10 @@ import platform
 import re
 import statistics
 import subprocess
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import SolversError
 from .files import read_file, write_atomic
@@ -410,7 +411,8 @@ def rows_table(run: dict[str, Any], only: str | None = None) -> str:
         cells = []
         for c in columns:
             v = r.get(c)
-            cells.append("" if v is None else _num(v) if isinstance(v, (int, float))
+            # numbers as the benchmark rounded them, with thousands marked
+            cells.append("" if v is None else format(v, ",") if isinstance(v, (int, float))
                          and not isinstance(v, bool) else str(v))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
