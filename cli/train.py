@@ -12,7 +12,9 @@ from typing import Any
 import click
 
 import solvers
+from solvers.errors import SolversError
 from solvers.learn.train import train as run_training
+from solvers.registry import game_info
 
 from .common import MAX_GAMES, SEED, err, out, percent, print_json
 
@@ -65,15 +67,27 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
                                 "and the model values the position there (0: to the end).")
 @click.option("--resume", is_flag=True,
               help="Go on from the checkpoint FILE.ckpt.npz a stopped run left.")
+@click.option("--challenge", metavar="NAME",
+              help="Solo Coast to Coast: train the values of this challenge card.")
+@click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
+              help="Solo values: games played side by side [default: all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
-          as_json: bool) -> None:
+          challenge: str | None, workers: int | None, as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
 
     \b
     solve train switchbacks --games 200 --seed 1
     solve train switchbacks --games 2 --iterations 20 --eval-games 2   (a quick check)
+    solve train c2c --games 4800                    (solo: the values between rounds)
+    solve train c2c --challenge "Wrigley Field" --games 4800
+
+    Solo Coast to Coast learns instead the value of a sheet after each round
+    before the last two, backward from round 3 to the setup (fitted value
+    iteration, docs/learning.md): --games is the positions a round, played
+    by the challenge reports' player; the file (default: the package's name
+    for it) is what 'online:learned=4,values=FILE' plays with.
 
     Plain MCTS plays itself; each position gives every seat's features (what
     that seat may see, never a hidden card) and its final return; a logistic
@@ -83,6 +97,15 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     interval). A stopped run goes on with --resume. See docs/learning.md.
     """
     name = solvers.canonical_game_name(game_name)
+    info = game_info(name)
+    seats = players or info.default_players
+    if challenge is not None and (seats != 1 or info.solo_trainer is None):
+        raise SolversError("--challenge: only solo values of a game with a challenge card are "
+                           "trained with one (solve train c2c --challenge NAME)")
+    if seats == 1 and info.solo_trainer is not None:
+        _train_solo(name, info.solo_trainer, out_path, seed, games, workers, resume, challenge,
+                    as_json)
+        return
     if out_path is None:
         p = players or solvers.load_game(name).num_players
         out_path = f"{name}-{p}p.model.json"
@@ -104,3 +127,29 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
         lo, hi = s["ci95"]
         out.print(f"strength: {s['wins']:g} wins in {s['games']} games against "
                   f"'{s['opponent']}': {percent(s['win_rate'])} (95% {percent(lo)}-{percent(hi)})")
+
+
+def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,
+                workers: int | None, resume: bool, challenge: str | None, as_json: bool) -> None:
+    """The record's solo trainer (solvers.games.c2c.values.train_solo for c2c)."""
+    from solvers.parallel import default_workers
+    from solvers.registry import load_object
+
+    from .tournament import parse_game_options
+
+    options = parse_game_options(name, (), challenge=challenge)
+    command = "solve train " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
+        if sys.argv[1:2] == ["train"] else f"solve train {name} --seed {seed} --games {games}"
+    with _stages() as advance:
+        summary = load_object(trainer)(options, out=out_path, seed=seed, games=games,
+                                     workers=workers or default_workers(), resume=resume,
+                                     command=command, progress=advance)
+    if as_json:
+        print_json(summary)
+        return
+    out.print(f"values: {summary['file']} ({summary['features']} features, "
+              f"{summary['positions']:,} positions a round, {summary['seconds']} s)")
+    for r, fit in sorted(summary["fit"].items(), reverse=True):
+        when = f"after round {r}" if r != "0" else "after the setup"
+        out.print(f"  {when}: {fit['samples']:,} samples, held-out error "
+                  f"{fit['rmse_points']:.2f} points (their spread {fit['sd_points']:.2f})")

@@ -254,6 +254,11 @@ class GameInfo:
       (:mod:`solvers.learn`), as ``"package:file"``, ``{players}`` in the
       file name standing for the seat count; the MCTS agent uses it by
       default when the file for the game's seat count exists. None: none.
+    * ``solo_trainer``: for a game whose solo decisions have a learned
+      value of their own (solo Coast to Coast's sheets between rounds), the
+      ``"module:function"`` that ``solve train GAME`` runs with one seat:
+      ``function(game_options, out=, seed=, games=, workers=, resume=,
+      command=, progress=)``, returning a summary dict. None: none.
     """
 
     name: str
@@ -286,6 +291,7 @@ class GameInfo:
     review_extra: str | None = None
     record_stand_ins: bool = False
     model: str | None = None
+    solo_trainer: str | None = None
     # The rules page in docs/rules (None: the title in lower case, hyphens
     # for spaces: "Coast to Coast" -> coast-to-coast.md); see rules_page.
     rules: str | None = None

@@ -9,8 +9,10 @@ score (:meth:`CoastKernelState.end_values`, in C). So from round 4 on this
 player takes the end of the highest value (with a challenge, the chance of
 completing it first, then the points) and plays a move that keeps that end
 reachable: no online player can do better over those two rounds in
-expectation. Before round 4 it hands the decision to another agent
-(``early``), until a learned value of the earlier rounds' ends takes over.
+expectation. Before round 4 each end can be valued by a learned value of
+the sheet after that round (``learned``: how many of the rounds before the
+exact ones; :mod:`solvers.games.c2c.values`); the rounds before those are
+handed to another agent (``early``).
 
     >>> import solvers
     >>> game = solvers.load_game("c2c")
@@ -48,17 +50,26 @@ class OnlineAgent(Agent):
     ``strong`` (the strong player of :func:`solvers.games.c2c.online.strong_online`,
     the default) or ``report`` (the reports' cheap player); ``exact``: how
     many of the last rounds are played exactly, 2 (the default), 1 or 0
-    (then ``early`` plays the whole game, for comparisons).
+    (then ``early`` plays the whole game, for comparisons); ``learned``:
+    how many rounds before those take the end of the best learned value,
+    0 (the default) to 4 (the setup and rounds 1-3); ``values``: the
+    learned values, ``default`` (those shipped for this game) or a file of
+    ``solve train c2c``; ``hands``: in the learned rounds before round 3,
+    look one round further: the ``keep`` ends of the best learned value are
+    each valued again by the mean, over ``hands`` hands of the next round
+    drawn from the unseen cards, of the best next end under the next
+    round's learned value (0, the default: no look ahead).
 
     ``value`` in :meth:`analyse` rows of the exact rounds: with a challenge
     the chance of completing it (``value_kind`` ``"chance"``), otherwise the
     expected final points (``"points"``); before them, the early agent's.
     """
 
-    options = ("seed", "early", "exact")
+    options = ("seed", "early", "exact", "learned", "values", "hands", "keep")
     stoppable = True
 
-    def __init__(self, game: Game, seed: int | None = None, early: str = "strong", exact: int = 2):
+    def __init__(self, game: Game, seed: int | None = None, early: str = "strong", exact: int = 2,
+                 learned: int = 0, values: str = "default", hands: int = 0, keep: int = 8):
         super().__init__(game, seed)
         if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False) \
                 or game.num_players != 1:
@@ -73,6 +84,16 @@ class OnlineAgent(Agent):
         self.exact = check_whole("exact", exact, 0)
         if self.exact > 2:
             raise SolversError(f"exact should be 0, 1 or 2 rounds, not {exact}")
+        self.learned = check_whole("learned", learned, 0)
+        if self.learned and self.exact < 2:
+            raise SolversError("learned rounds need exact=2 (their values are fitted to "
+                               "the exact last two rounds)")
+        if self.learned > 4:
+            raise SolversError(f"learned should be at most 4 rounds (the setup and rounds 1-3), "
+                               f"not {learned}")
+        self.values = load_values(game, values) if self.learned else None
+        self.hands = check_whole("hands", hands, 0, 10_000)
+        self.keep = check_whole("keep", keep, 1, 10_000)
         self.early_spec = specs[early]
         kind, options = parse_agent_spec(self.early_spec)
         # The same seed: until the exact rounds this player plays exactly as
@@ -86,13 +107,58 @@ class OnlineAgent(Agent):
     def _exact_round(self, view: Any) -> bool:
         return bool(view.round >= 6 - self.exact)     # rounds 1..5; exact=0: never
 
+    def _learned_round(self, view: Any) -> bool:
+        return bool(view.round >= 6 - self.exact - self.learned)
+
     def _ends(self, view: Any) -> list[tuple[tuple[int, int, int], int, float, float]]:
         return view.end_values()
 
     def _step(self, view: State) -> int:
-        if not self._exact_round(view):
-            return self.early._step(view)
-        return self._best_end_move(view)
+        if self._exact_round(view):
+            return self._best_end_move(view)
+        if self._learned_round(view):
+            return self._best_learned_move(view)
+        return self.early._step(view)
+
+    def _learned_ends(self, view: Any) -> list[tuple[tuple[float, float], int]]:
+        """The round's ends as (ranking key, first move), by the learned value."""
+        assert self.values is not None
+        ends = view.round_ends()
+        vals = self.values.of_round(view, [e for e, _ in ends])
+        return [(end_key(w, p, self.challenge), a) for (w, p), (_, a) in zip(vals, ends,
+                                                                           strict=True)]
+
+    def _best_learned_move(self, view: Any) -> int:
+        ranked = self._learned_ends(view)
+        if self.hands and view.round < EXACT_FROM - 1:
+            ranked = self._looked_ahead(view, ranked)
+        return int(max(ranked, key=lambda e: e[0])[1])
+
+    def _looked_ahead(self, view: Any, ranked: list) -> list:
+        """The ``keep`` best ends, each valued by the mean best of the next
+        round over ``hands`` sampled hands (:func:`values.deal_hand`: drawn
+        from the unseen cards, never their order)."""
+        import random
+
+        from ..games.c2c.values import deal_hand, walk_to
+
+        assert self.values is not None
+        ends = view.round_ends()
+        top = sorted(range(len(ends)), key=lambda i: ranked[i][0], reverse=True)[:self.keep]
+        rng = random.Random(self.rng.next())
+        out = []
+        for i in top:
+            after = walk_to(view, ends[i][0])
+            total_w = total_p = 0.0
+            for _ in range(self.hands):
+                dealt = deal_hand(after, rng)
+                vals = self.values.of_round(dealt, [e for e, _ in dealt.round_ends()])
+                w, p = max(vals, key=lambda wp: end_key(wp[0], wp[1], self.challenge))
+                total_w += w
+                total_p += p
+            out.append((end_key(total_w / self.hands, total_p / self.hands, self.challenge),
+                        ranked[i][1]))
+        return out
 
     def _best_end_move(self, view: Any) -> int:
         """The first move toward the best end (the first of equals in the
@@ -101,6 +167,8 @@ class OnlineAgent(Agent):
         return int(best[1])
 
     def _analyse(self, view: State) -> list[dict[str, Any]]:
+        if self._learned_round(view) and not self._exact_round(view):
+            return self._learned_rows(view)
         if not self._exact_round(view):
             return self.early._analyse(view)
         values = exact_move_values(view)
@@ -113,6 +181,55 @@ class OnlineAgent(Agent):
         rows.sort(key=lambda r: (r[0], r[1] == chosen), reverse=True)
         kind = "chance" if self.challenge else "points"
         return [self._row(view, a, v, 0, kind) for _, a, v in rows]
+
+
+    def _learned_rows(self, view: Any) -> list[dict[str, Any]]:
+        """Each legal move valued by the best end still reachable after it
+        under the learned value (the step move first among equals)."""
+        assert self.values is not None
+        best: dict[int, tuple[float, float]] = {}
+        for a in view.legal_actions():
+            child: Any = view.clone()
+            child.apply_action(a)
+            if child.is_chance_node() or child.round != view.round:
+                sheet = child.sheets[0]
+                ends = [(_mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact))]
+            else:
+                ends = [e for e, _ in child.round_ends()]
+            vals = self.values.of_round(view, ends)
+            best[a] = max(vals, key=lambda wp: end_key(wp[0], wp[1], self.challenge))
+        chosen = self._best_learned_move(view)
+        # The move step() plays first (with ``hands`` it may not be the best
+        # by this round's value alone), then by value.
+        rows = sorted(((a == chosen, end_key(w, p, self.challenge), -a, w if self.challenge else p)
+                       for a, (w, p) in best.items()), reverse=True)
+        kind = "chance" if self.challenge else "points"
+        return [self._row(view, -a, v, 0, kind) for _, _, a, v in rows]
+
+
+def load_values(game: Any, values: str) -> Any:
+    """The learned values an online agent plays with: ``default`` (the
+    package's for this game) or a value file's path."""
+    from ..games.c2c.values import LEARNED, SheetValues, builtin_name, builtin_values
+
+    challenge = getattr(game, "challenge", None)
+    if values == "default":
+        v = builtin_values(game.map, challenge)
+        if v is None:
+            what = "no challenge" if challenge is None else \
+                f"the challenge {game.map.locations[challenge].name}"
+            raise SolversError(f"no learned values ship for {what} "
+                               f"({builtin_name(game.map, challenge)}): make them with "
+                               "'solve train c2c' and pass values=FILE")
+    else:
+        v = SheetValues.load(values, game.map)
+    if v.challenge != challenge:
+        made = "no challenge" if v.challenge is None else game.map.locations[v.challenge].name
+        raise SolversError(f"the value file was made for another game ({made})")
+    missing = [r for r in LEARNED if r not in v.nets]
+    if missing:
+        raise SolversError(f"the value file has no value after round {missing[0]}")
+    return v
 
 
 def exact_move_values(state: Any) -> dict[int, tuple[float, float]]:

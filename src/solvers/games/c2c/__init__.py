@@ -38,4 +38,5 @@ GAME = GameInfo(
                                save="solvers.games.c2c.record:save_view"),
     record_stand_ins=True,
     review_extra="solvers.cli.review_c2c:EXTRA",
+    solo_trainer="solvers.games.c2c.values:train_solo",
 )

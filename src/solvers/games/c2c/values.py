@@ -1,0 +1,712 @@
+"""Learned values of a solo Coast to Coast sheet between rounds (fitted
+value iteration).
+
+A solo round is one decision among the sheets its four cards allow to end
+with (:meth:`CoastKernelState.round_ends`). From round 4 on the value of an
+end is exact (:meth:`CoastKernelState.end_values`); before it, this module
+learns one by backward induction, the approach of fitted value iteration
+(Bellman and Dreyfus 1959; Munos and Szepesvári, "Finite-time bounds for
+fitted value iteration", JMLR 2008):
+
+- ``V[3]``, the value of a sheet after round 3 (and the cards not seen),
+  is fitted to samples of the best of round 4 for one random hand, each end
+  of it valued exactly;
+- ``V[r]`` for r = 2, 1, 0 (0: after the setup) is fitted to samples of
+  the best end of round r+1 for one random hand under ``V[r+1]``.
+
+Each sample is unbiased for the value it stands for (a hand drawn uniformly
+from the unseen cards, the best end for that hand), so the noise of one
+hand averages out in the fit. The sheets come from real positions: every
+round's decision in games of a cheap player, and random ends of it, so the
+fit sees the ends a decision has to rank. The value is the expected final
+points without a challenge; with one, the chance of completing it and the
+expected points (a lost challenge scoring none), ranked in that order.
+
+Nothing here reads a card the player has not seen: a sheet's features are
+the sheet and the set of cards not seen yet.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import zipfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...errors import SolversError
+
+#: Rounds of a solo game: 0 is the setup, 1..5 the rounds.
+LAST_ROUND = 5
+#: The boundaries with a learned value: after the setup and rounds 1-3.
+LEARNED = (0, 1, 2, 3)
+
+
+def walk_to(state: Any, end: tuple[int, int, int]) -> Any:
+    """A copy of ``state`` played on to the end of its round with ``end``
+    (one of its :meth:`round_ends`), each move one that keeps ``end``
+    reachable."""
+    s = state.clone()
+    r = s.round
+    while not s.is_chance_node() and not s.is_terminal() and s.round == r:
+        moves = dict(s.round_ends())
+        if end not in moves:
+            raise SolversError(f"{end} is not an end of this round")
+        s.apply_action(moves[end])
+    return s
+
+
+def deal_hand(state: Any, rng: random.Random) -> Any:
+    """A copy of ``state`` (at a chance node) with the next cards drawn
+    uniformly from those not seen yet, by ``rng``, up to the next decision."""
+    s = state.clone()
+    while s.is_chance_node():
+        outcomes = s.chance_outcomes()
+        s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    return s
+
+
+@dataclass
+class Samples:
+    """Sheets after round ``boundary`` with one sampled value each."""
+
+    boundary: int
+    circled: np.ndarray
+    crossed: np.ndarray
+    exact: np.ndarray
+    unseen: np.ndarray
+    win: np.ndarray
+    points: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.win)
+
+    @classmethod
+    def join(cls, parts: Iterable[Samples]) -> Samples:
+        parts = list(parts)
+        if not parts:
+            raise SolversError("no samples to join")
+        return cls(parts[0].boundary, *(np.concatenate([getattr(p, f) for p in parts])
+                                        for f in ("circled", "crossed", "exact", "unseen",
+                                                  "win", "points")))
+
+    def save(self, path: str) -> None:
+        np.savez(path, boundary=self.boundary, circled=self.circled, crossed=self.crossed,
+                 exact=self.exact, unseen=self.unseen, win=self.win, points=self.points)
+
+    @classmethod
+    def load(cls, path: str) -> Samples:
+        with np.load(path) as f:
+            return cls(int(f["boundary"]), *(f[k] for k in ("circled", "crossed", "exact",
+                                                            "unseen", "win", "points")))
+
+
+def best_of_round(state: Any, value: Callable[[Any, list], list] | None) -> tuple[float, float]:
+    """The best ``(win, points)`` over the ends of the round under way at a
+    decision: exact from round 4 on (``value`` None), else by ``value``
+    (``value(state, ends) -> [(win, points)]`` for the round's ends)."""
+    challenge = state.game.challenge is not None
+    if value is None:
+        vals = [(w, p) for _, _, w, p in state.end_values()]
+    else:
+        vals = value(state, [e for e, _ in state.round_ends()])
+    return max(vals, key=lambda wp: (wp[0], wp[1]) if challenge else (wp[1], 0.0))
+
+
+def sample_positions(game: Any, player: str, games: Iterable[int],
+                     boundary: int) -> Iterable[Any]:
+    """The first decision of round ``boundary`` in each seeded game of
+    ``player`` (an agent spec), dealt from the game's seed."""
+    from ...agents.base import load_agent, parse_agent_spec
+
+    kind, options = parse_agent_spec(player)
+    for seed in games:
+        agent = load_agent(kind, game, seed=seed, **options)
+        s = game.new_initial_state(seed=seed)
+        while s.is_chance_node() or s.round < boundary:
+            s.apply_action(s.seeded_outcome() if s.is_chance_node() else agent.step(s))
+        yield seed, s
+
+
+def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]],
+                  ends_per_position: int,
+                  value: Callable[[Any, list], list] | None) -> Samples:
+    """For each position (the first decision of round ``boundary``), up to
+    ``ends_per_position`` of its round's ends drawn at random, each valued
+    by the best of the next round for one random hand (a random stream
+    fixed by the position's seed and the boundary)."""
+    rows: list[tuple[int, int, int, int, float, float]] = []
+    for seed, s in positions:
+        rng = random.Random(seed * 8 + boundary)
+        ends = [e for e, _ in s.round_ends()]
+        for end in rng.sample(ends, min(ends_per_position, len(ends))):
+            after = walk_to(s, end)
+            unseen = _unseen(after)
+            dealt = deal_hand(after, rng)
+            win, points = best_of_round(dealt, value)
+            rows.append((*end, unseen, win, points))
+    a = np.array(rows, dtype=np.float64).reshape(-1, 6)
+    circled, crossed, exact, unseen_ = (a[:, k].astype(np.uint32) for k in range(4))
+    return Samples(boundary, circled, crossed, exact, unseen_, a[:, 4].copy(), a[:, 5].copy())
+
+
+def _unseen(state: Any) -> int:
+    """The cards the solo player has not seen (the undealt ones)."""
+    m = 0
+    for c in state.order[state.pos:]:
+        m |= 1 << int(c)
+    return m
+
+
+# --- Features of a sheet (vectorised over many sheets) ----------------------
+
+class SheetFeatures:
+    """The features of sheets after a round, from the sheet and the cards
+    not seen yet: the circled, crossed-off and exactly matched locations;
+    the locations a card could circle next, and those two and three lines
+    away through free locations; the unseen cards, and for each free
+    location how many of them could circle it; the points the sheet scores
+    now (highways, complete types and regions, exact matches); per type and
+    region how many locations are circled and whether one is crossed off
+    (it can no longer complete); per highway the circles and the longest
+    run; and, in a challenge, the demanded locations still to circle and
+    whether one is crossed off.
+
+        >>> from solvers.games.c2c.data import load_map
+        >>> f = SheetFeatures(load_map())
+        >>> x = f(np.array([0b111], np.uint32), np.array([0], np.uint32),
+        ...       np.array([0], np.uint32), np.array([0xFFFFFFF0], np.uint32))
+        >>> x.shape == (1, f.count), f.score(np.array([0b111], np.uint32),
+        ...                                  np.array([0], np.uint32)).tolist()
+        (True, [6])
+    """
+
+    def __init__(self, m: Any, required: int = 0):
+        self.m = m
+        self.n = m.n
+        self.required = int(required)
+        self.nb = np.array(m.neighbours, dtype=np.uint32)
+        self.matches = np.array(m.matches, dtype=np.uint32)
+        self.highways = [m.highway_masks[h] for h in m.highways]
+        self.hw_points = np.array(m.highway_points, dtype=np.int64)
+        self.types = [(m.type_masks[t], m.type_points[t]) for t in m.types]
+        self.regions = [(m.region_masks[r], m.region_points) for r in m.regions]
+        self.exact_points = m.exact_match_points
+        self.count = len(self(np.zeros(1, np.uint32), np.zeros(1, np.uint32),
+                              np.zeros(1, np.uint32), np.zeros(1, np.uint32))[0])
+
+    def bits(self, v: np.ndarray) -> np.ndarray:
+        return ((v[:, None] >> np.arange(self.n, dtype=np.uint32)) & 1).astype(np.float32)
+
+    def dilate(self, v: np.ndarray) -> np.ndarray:
+        """The locations joined by a line to one of ``v``."""
+        out = np.zeros_like(v)
+        for i in range(self.n):
+            out |= np.where((v >> np.uint32(i)) & 1, self.nb[i], np.uint32(0))
+        return out
+
+    def highway_runs(self, circled: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The highway points of each sheet, and per highway its longest run."""
+        total = np.zeros(len(circled), np.int64)
+        longest = []
+        for mask in self.highways:
+            run = np.zeros(len(circled), np.int64)
+            best = np.zeros(len(circled), np.int64)
+            for i in range(self.n):
+                if not mask >> i & 1:
+                    continue
+                on = ((circled >> np.uint32(i)) & 1).astype(bool)
+                total += np.where(on, 0, self.hw_points[run])
+                run = np.where(on, run + 1, 0)
+                best = np.maximum(best, run)
+            total += self.hw_points[run]
+            longest.append(best)
+        return total, longest
+
+    def score(self, circled: np.ndarray, exact: np.ndarray) -> np.ndarray:
+        """The rulebook's points of each sheet as it is (an independent
+        count; the kernel's ``score_breakdown`` is the reference)."""
+        return self._score(circled, exact)[0]
+
+    def _score(self, circled: np.ndarray, exact: np.ndarray) -> tuple[Any, ...]:
+        hw, longest = self.highway_runs(circled)
+        typ = sum(np.where(circled & np.uint32(t) == t, p, 0) for t, p in self.types)
+        reg = sum(np.where(circled & np.uint32(r) == r, p, 0) for r, p in self.regions)
+        ex = self.exact_points * _popcount(circled & exact)
+        return hw + typ + reg + ex, hw, typ, reg, ex, longest
+
+    def __call__(self, circled: np.ndarray, crossed: np.ndarray, exact: np.ndarray,
+                 unseen: np.ndarray) -> np.ndarray:
+        circled, crossed, exact, unseen = (np.asarray(a, dtype=np.uint32)
+                                           for a in (circled, crossed, exact, unseen))
+        full = np.uint32((1 << self.n) - 1)
+        free = ~(circled | crossed) & full
+        d1 = self.dilate(circled) & free
+        d2 = self.dilate(circled | d1) & free
+        d3 = self.dilate(circled | d2) & free
+        ub = self.bits(unseen)
+        # For each free location, the unseen cards that could circle it.
+        takers = (self.bits(free) * (ub @ self.bits(self.matches).T)) / 16.0
+        total, hw, typ, reg, ex, longest = self._score(circled, exact)
+        cols = [self.bits(circled), self.bits(crossed), self.bits(circled & exact),
+                self.bits(d1), self.bits(d2), self.bits(d3), ub, takers,
+                np.stack([total, hw, typ, reg, ex], axis=1) / 50.0,
+                _popcount(unseen)[:, None] / 16.0]
+        for mask, _ in self.types + self.regions:
+            mk = np.uint32(mask)
+            cols.append(np.stack([_popcount(circled & mk) / _popcount(np.array([mask]))[0],
+                                  (crossed & mk) != 0], axis=1))
+        for mask, best in zip(self.highways, longest, strict=True):
+            cols.append(np.stack([_popcount(circled & np.uint32(mask)) / 9.0, best / 9.0], axis=1))
+        if self.required:
+            rq = np.uint32(self.required)
+            cols.append(np.stack([_popcount(rq & ~circled) / 9.0, (crossed & rq) != 0,
+                                  _popcount(rq & ~circled & ~d1) / 9.0], axis=1))
+            cols.append(self.bits(rq & ~circled & full))
+        return np.hstack([c.astype(np.float32) for c in cols])
+
+
+_POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _popcount(v: np.ndarray) -> np.ndarray:
+    """Set bits of each 32-bit mask."""
+    v = np.asarray(v, dtype=np.uint32)
+    return (_POP8[v & 255] + _POP8[(v >> 8) & 255] + _POP8[(v >> 16) & 255]
+            + _POP8[v >> 24])
+
+
+# --- The model: a small network, fitted and evaluated in numpy --------------
+
+class ValueNet:
+    """A two-layer perceptron from features to (chance of completing the
+    challenge, expected points / 100), ReLU hidden units, fitted by Adam
+    (Kingma and Ba 2015) to the squared error of both outputs, with the
+    epoch of least error on held-out samples kept (early stopping)."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], mean: np.ndarray,
+                 scale: np.ndarray):
+        self.layers = layers
+        self.mean = mean
+        self.scale = scale
+
+    @classmethod
+    def fresh(cls, inputs: int, hidden: tuple[int, ...], rng: np.random.Generator,
+              mean: np.ndarray, scale: np.ndarray) -> ValueNet:
+        sizes = (inputs, *hidden, 2)
+        # He initialisation, the output layer near zero: the fit starts from
+        # the targets' mean (set by fit_net), not from noise.
+        layers = [((rng.normal(0, np.sqrt(2.0 / a), (a, b)) * (0.01 if b == 2 else 1.0))
+                   .astype(np.float32), np.zeros(b, np.float32))
+                  for a, b in zip(sizes, sizes[1:], strict=False)]
+        return cls(layers, mean, scale)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """``[n, 2]``: the chance and the points (not scaled)."""
+        h = (x - self.mean) / self.scale
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                np.maximum(h, 0, out=h)
+        return h * np.array([1.0, 100.0], np.float32)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean.tolist(), "scale": self.scale.tolist(),
+                "layers": [{"w": w.tolist(), "b": b.tolist()} for w, b in self.layers]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], inputs: int) -> ValueNet:
+        try:
+            layers = [(np.array(layer["w"], np.float32), np.array(layer["b"], np.float32))
+                      for layer in d["layers"]]
+            mean = np.array(d["mean"], np.float32)
+            scale = np.array(d["scale"], np.float32)
+        except (KeyError, TypeError, ValueError) as e:
+            raise SolversError(f"a malformed value network ({e})") from None
+        shape_ok = (len(layers) >= 1 and mean.shape == (inputs,) and scale.shape == (inputs,)
+                    and layers[0][0].shape[0] == inputs and layers[-1][0].shape[1] == 2
+                    and all(w.ndim == 2 and b.shape == (w.shape[1],) for w, b in layers)
+                    and all(a[0].shape[1] == b[0].shape[0]
+                        for a, b in zip(layers, layers[1:], strict=False)))
+        if not shape_ok or not all(np.isfinite(w).all() and np.isfinite(b).all()
+                                   for w, b in layers) or not (scale > 0).all():
+            raise SolversError(f"a value network that does not fit {inputs} features")
+        return cls(layers, mean, scale)
+
+
+def fit_net(x: np.ndarray, y: np.ndarray, *, seed: int, hidden: tuple[int, ...] = (128, 64),
+            epochs: int = 60, batch: int = 256, lr: float = 1e-3, decay: float = 1e-4,
+            holdout: float = 0.1, progress: Callable[[int, float], None] | None = None
+            ) -> tuple[ValueNet, dict[str, float]]:
+    """Fit a :class:`ValueNet` to features ``x`` and targets ``y`` (``[n, 2]``:
+    chance, points), all randomness from ``seed``. Returns the network and
+    its held-out error (the root mean squared error of the points and of
+    the chance, and the error of a constant prediction, for scale)."""
+    rng = np.random.default_rng(seed)
+    n = len(x)
+    order = rng.permutation(n)
+    n_test = max(1, int(n * holdout))
+    test, train = order[:n_test], order[n_test:]
+    mean = x[train].mean(axis=0)
+    sd = x[train].std(axis=0)
+    scale = np.where(sd < 0.05, 1.0, sd)     # a feature (nearly) constant in training stays as it is
+    target = (y / np.array([1.0, 100.0])).astype(np.float32)
+    net = ValueNet.fresh(x.shape[1], hidden, rng, mean.astype(np.float32),
+                         scale.astype(np.float32))
+    net.layers[-1][1][...] = target[train].mean(axis=0)
+    xs = ((x - mean) / scale).astype(np.float32)
+    params = [p for layer in net.layers for p in layer]
+    m1 = [np.zeros_like(p) for p in params]
+    m2 = [np.zeros_like(p) for p in params]
+    step = 0
+
+    def held_out() -> float:
+        err = net.predict(x[test]) / np.array([1.0, 100.0]) - target[test]
+        return float((err ** 2).mean())
+
+    best = (held_out(), [p.copy() for p in params])
+    for epoch in range(epochs):
+        rng.shuffle(train)
+        for k in range(0, len(train), batch):
+            idx = train[k:k + batch]
+            acts = [xs[idx]]
+            for i, (w, b) in enumerate(net.layers):
+                h = acts[-1] @ w + b
+                acts.append(np.maximum(h, 0) if i < len(net.layers) - 1 else h)
+            grad = 2 * (acts[-1] - target[idx]) / len(idx)
+            grads = []
+            for i in range(len(net.layers) - 1, -1, -1):
+                w, _ = net.layers[i]
+                grads.append((acts[i].T @ grad + decay * w, grad.sum(axis=0)))
+                if i:
+                    grad = (grad @ w.T) * (acts[i] > 0)
+            flat = [g for pair in reversed(grads) for g in pair]
+            step += 1
+            for p, g, a, v in zip(params, flat, m1, m2, strict=True):
+                a *= 0.9
+                a += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                p -= lr * (a / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        err = held_out()
+        if err < best[0]:
+            best = (err, [p.copy() for p in params])
+        if progress is not None:
+            progress(epoch + 1, err)
+    for p, q in zip(params, best[1], strict=True):
+        p[...] = q
+    pred = net.predict(x[test])
+    report = {"rmse_points": float(np.sqrt(((pred[:, 1] - y[test, 1]) ** 2).mean())),
+              "rmse_chance": float(np.sqrt(((pred[:, 0] - y[test, 0]) ** 2).mean())),
+              "sd_points": float(y[test, 1].std()), "sd_chance": float(y[test, 0].std()),
+              "train": len(train), "held_out": n_test}
+    return net, report
+
+
+# --- A set of values, one per boundary, and its file -------------------------
+
+FORMAT = "solvers-c2c-values"
+SCHEMA = 1
+FEATURE_VERSION = 1
+#: The most a value file may unpack to.
+MAX_UNPACKED = 64 * 2**20
+
+
+class SheetValues:
+    """The learned values of one solo game (no challenge, or one challenge
+    card): a :class:`ValueNet` per boundary of :data:`LEARNED` that has one,
+    and how they were made (``training``: command, seed, sizes, errors)."""
+
+    def __init__(self, m: Any, challenge: int | None, nets: dict[int, ValueNet],
+                 training: dict[str, Any] | None = None):
+        self.map = m
+        self.challenge = challenge
+        self.features = SheetFeatures(m, m.required_mask(challenge) if challenge is not None
+                                      else 0)
+        self.nets = dict(nets)
+        self.training = dict(training or {})
+
+    def values(self, boundary: int, sheets: list[tuple[int, int, int]],
+               unseen: int) -> np.ndarray:
+        """``[n, 2]``: the chance of completing the challenge (1 without
+        one) and the expected final points of each sheet after round
+        ``boundary``, ``unseen`` the cards not seen then."""
+        net = self.nets.get(boundary)
+        if net is None:
+            raise SolversError(f"no learned value after round {boundary}")
+        a = np.array(sheets, dtype=np.uint32).reshape(-1, 3)
+        x = self.features(a[:, 0], a[:, 1], a[:, 2], np.full(len(a), unseen, np.uint32))
+        out = net.predict(x)
+        if self.challenge is None:
+            out[:, 0] = 1.0
+        else:
+            np.clip(out[:, 0], 0.0, 1.0, out=out[:, 0])
+        return out
+
+    def of_round(self, state: Any, ends: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
+        """The values of ``ends``, ends of the round under way in ``state``
+        (the cards not seen are those not dealt: the round's four are seen)."""
+        out = self.values(state.round, ends, _unseen(state))
+        return [(float(w), float(p)) for w, p in out]
+
+    def save(self, path: Any) -> None:
+        meta = {"format": FORMAT, "schema": SCHEMA, "feature_version": FEATURE_VERSION,
+                "features": self.features.count,
+                "challenge": None if self.challenge is None
+                else self.map.locations[self.challenge].name,
+                "boundaries": sorted(self.nets), "training": self.training}
+        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
+        for r, net in self.nets.items():
+            arrays[f"r{r}_mean"], arrays[f"r{r}_scale"] = net.mean, net.scale
+            for i, (w, b) in enumerate(net.layers):
+                arrays[f"r{r}_w{i}"], arrays[f"r{r}_b{i}"] = w, b
+        if hasattr(path, "write"):
+            np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+            return
+        with open(path, "wb") as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: Any, m: Any) -> SheetValues:
+        """Read a file of :meth:`save` (a path, or a file of the package's
+        data); anything wrong is one SolversError."""
+        from ...files import read_file
+
+        name = str(path)
+        data = path.read_bytes() if hasattr(path, "read_bytes") else read_file(path, "value file")
+        return cls.from_bytes(data, m, name)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, m: Any, name: str) -> SheetValues:
+        from .challenges import challenge_id
+
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                # Each array is read whole: refuse one that would unpack to
+                # more than the file limit (a small file may hide a huge one).
+                if sum(i.file_size for i in z.infolist()) > MAX_UNPACKED:
+                    raise SolversError(f"the value file {name} unpacks to over "
+                                       f"{MAX_UNPACKED // 2**20} MB")
+            with np.load(io.BytesIO(data), allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                arrays = {k: f[k] for k in f.files}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+            raise SolversError(f"cannot read the value file {name}: {e}") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise SolversError(f"{name} is not a Coast to Coast value file")
+        if meta.get("schema") != SCHEMA or meta.get("feature_version") != FEATURE_VERSION:
+            raise SolversError(f"{name} is of another version (schema {meta.get('schema')}, "
+                               f"features {meta.get('feature_version')}); retrain it with "
+                               "solve train c2c")
+        challenge = challenge_id(m, meta.get("challenge"))
+        values = cls(m, challenge, {}, meta.get("training"))
+        for r in meta.get("boundaries", []):
+            if r not in LEARNED:
+                raise SolversError(f"{name}: no learned value belongs after round {r}")
+            layers, i = [], 0
+            while f"r{r}_w{i}" in arrays:
+                layers.append((arrays[f"r{r}_w{i}"], arrays[f"r{r}_b{i}"]))
+                i += 1
+            d = {"mean": arrays.get(f"r{r}_mean"), "scale": arrays.get(f"r{r}_scale"),
+                 "layers": [{"w": w, "b": b} for w, b in layers]}
+            if d["mean"] is None or d["scale"] is None:
+                raise SolversError(f"{name}: the value after round {r} is incomplete")
+            values.nets[r] = ValueNet.from_json(d, values.features.count)
+        return values
+
+
+def builtin_values(m: Any, challenge: int | None) -> SheetValues | None:
+    """The values shipped in the package for this game (the built-in map,
+    no challenge or a challenge card that has its own), or None."""
+    from importlib import resources
+
+    if m.source != "built-in":
+        return None
+    name = builtin_name(m, challenge)
+    ref = resources.files("solvers.data").joinpath(name)
+    if not ref.is_file():
+        return None
+    return SheetValues.from_bytes(ref.read_bytes(), m, f"the package's {name}")
+
+
+def builtin_name(m: Any, challenge: int | None) -> str:
+    """The package data file of a game's values: ``c2c-values.npz`` without
+    a challenge, ``c2c-values-<card>.npz`` (the card's three-letter code)
+    with one."""
+    return "c2c-values.npz" if challenge is None else f"c2c-values-{m.codes[challenge].lower()}.npz"
+
+
+# --- Training: backward from round 3 to the setup ----------------------------
+
+#: The cheap player whose games give the positions (the challenge reports').
+POSITION_PLAYER = "mcts:iterations=2000"
+
+
+@dataclass(frozen=True)
+class SampleJob:
+    """One batch of positions of one boundary (picklable, for run_jobs):
+    the games ``first .. first + count - 1`` of the training seed."""
+
+    challenge: int | None
+    boundary: int
+    seed: int
+    first: int
+    count: int
+    player: str
+    ends: int
+    values: bytes | None      # the file of the values fitted so far (None at round 3)
+
+
+def position_seed(seed: int, boundary: int, index: int) -> int:
+    """The deal and agent seed of training game ``index`` of a boundary."""
+    from ...learn.train import game_seeds
+    from ...limits import MAX_SEED
+
+    return game_seeds(seed * 8 + boundary, index)[0] % MAX_SEED
+
+
+def run_sample_job(job: SampleJob) -> Samples:
+    from ... import load_game
+
+    game: Any = load_game("c2c") if job.challenge is None else load_game("c2c", challenge=job.challenge)
+    value = None
+    if job.values is not None:
+        value = SheetValues.from_bytes(job.values, game.map, "the values so far").of_round
+    seeds = [position_seed(job.seed, job.boundary, i) for i in range(job.first, job.first + job.count)]
+    return sample_values(game, job.boundary,
+                         sample_positions(game, job.player, seeds, job.boundary), job.ends, value)
+
+
+def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 4000,
+          ends: int = 6, player: str = POSITION_PLAYER, hidden: tuple[int, ...] = (128, 64),
+          epochs: int = 40, workers: int | None = 1, backend: str = "local",
+          resume: bool = False, command: str = "",
+          progress: Callable[[str, int, int], None] | None = None) -> SheetValues:
+    """Fit the values after rounds 3, 2, 1 and the setup, in that order
+    (the module docstring), and save them at ``out``. Each boundary plays
+    ``positions`` games of ``player`` to its round and samples ``ends`` of
+    its ends. The samples of each boundary are kept in ``out``'s checkpoint
+    (``OUT.ckpt.npz``) as they are made, so a stopped run goes on with
+    ``resume``; every random choice follows ``seed``, so the result does not
+    depend on the workers or the backend. ``progress(stage, done, total)``
+    follows the batches."""
+    import time
+
+    from ... import load_game
+    from ...parallel import run_jobs
+
+    game: Any = load_game("c2c") if challenge is None else load_game("c2c", challenge=challenge)
+    m = game.map
+    values = SheetValues(m, challenge, {})
+    features = values.features
+    config = {"challenge": challenge, "seed": seed, "positions": positions, "ends": ends,
+              "player": player, "hidden": list(hidden), "epochs": epochs,
+              "feature_version": FEATURE_VERSION}
+    ckpt = out + ".ckpt.npz"
+    done: dict[str, np.ndarray] = {}
+    if resume:
+        done = _read_checkpoint(ckpt, config)
+    batch = 50
+    report: dict[str, Any] = {}
+    start = time.perf_counter()
+    for boundary in sorted(LEARNED, reverse=True):
+        stage = f"after round {boundary}" if boundary else "after the setup"
+        key = f"b{boundary}"
+        blob = None
+        if values.nets:
+            buf = io.BytesIO()
+            values.save(buf)
+            blob = buf.getvalue()
+        jobs = [SampleJob(challenge, boundary, seed, i, min(batch, positions - i), player, ends,
+                          blob) for i in range(0, positions, batch)]
+        parts = {i: _part(done, key, i, boundary) for i in range(len(jobs))
+                 if f"{key}j{i}_win" in done}
+        todo = [i for i in range(len(jobs)) if i not in parts]
+        if progress is not None:
+            progress(stage, len(parts), len(jobs))
+        for n, (k, part) in enumerate(run_jobs(run_sample_job, [jobs[i] for i in todo],
+                                               workers=workers, backend=backend)):
+            parts[todo[k]] = part
+            for f in FIELDS:
+                done[f"{key}j{todo[k]}_{f}"] = getattr(part, f)
+            if (n + 1) % 8 == 0 or n + 1 == len(todo):
+                _write_checkpoint(ckpt, config, done)
+            if progress is not None:
+                progress(stage, len(parts), len(jobs))
+        smp = Samples.join(parts[i] for i in range(len(jobs)))
+        x = features(smp.circled, smp.crossed, smp.exact, smp.unseen)
+        y = np.stack([smp.win, smp.points], axis=1)
+        net, fit = fit_net(x, y, seed=seed + boundary, hidden=hidden, epochs=epochs)
+        values.nets[boundary] = net
+        report[str(boundary)] = {"samples": len(smp), **{k: round(v, 4) if isinstance(v, float)
+                                                         else v for k, v in fit.items()}}
+    values.training = {"command": command, "seed": seed, "positions": positions, "ends": ends,
+                       "player": player, "hidden": list(hidden), "epochs": epochs,
+                       "features": features.count, "fit": report,
+                       "seconds": round(time.perf_counter() - start, 1)}
+    tmp = out + ".tmp"
+    values.save(tmp)
+    import os
+
+    os.replace(tmp, out)
+    if os.path.exists(ckpt):
+        os.unlink(ckpt)
+    return values
+
+
+FIELDS = ("circled", "crossed", "exact", "unseen", "win", "points")
+
+
+def _part(arrays: dict[str, np.ndarray], key: str, i: int, boundary: int) -> Samples:
+    return Samples(boundary, *(arrays[f"{key}j{i}_{f}"] for f in FIELDS))
+
+
+def _write_checkpoint(path: str, config: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    import os
+
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, config=np.array(json.dumps(config, sort_keys=True)),
+                            **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, path)
+
+
+def _read_checkpoint(path: str, config: dict[str, Any]) -> dict[str, np.ndarray]:
+    import os
+
+    if not os.path.exists(path):
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            saved = json.loads(str(f["config"]))
+            arrays = {k: f[k] for k in f.files if k != "config"}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
+    if saved != json.loads(json.dumps(config, sort_keys=True)):
+        raise SolversError(f"cannot resume from {path}: it was made with other settings "
+                           "(use the same options, or drop --resume)")
+    return arrays
+
+
+def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
+               workers: int | None = 1, resume: bool = False, command: str = "",
+               progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """``solve train c2c`` with one seat (the registry's ``solo_trainer``):
+    :func:`train` with ``games`` positions a boundary; the summary printed."""
+    from ... import load_game
+
+    unknown = set(game_options) - {"challenge"}
+    if unknown:
+        raise SolversError(f"solo values are trained on the built-in map, with or without a "
+                           f"challenge; not with {', '.join(sorted(unknown))}")
+    game: Any = load_game("c2c", **game_options)
+    challenge = game.challenge
+    path = out or builtin_name(game.map, challenge)
+    values = train(challenge, out=path, seed=seed, positions=games, workers=workers,
+                   resume=resume, command=command, progress=progress)
+    return {"file": path, "challenge": None if challenge is None
+            else game.map.locations[challenge].name, **values.training}

@@ -1,0 +1,216 @@
+"""Learned values of solo Coast to Coast sheets (solvers.games.c2c.values):
+the features against independent counts, the network against functions it
+must fit (and a control it must not), the file against corruption, the
+training's determinism and resumption, and the online agent's learned
+rounds against an independent walk over every end."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import numpy as np
+import pytest
+
+import solvers
+from solvers.errors import SolversError
+from solvers.games.c2c import values as V
+from solvers.games.c2c.review import round_ends as reference_round_ends
+
+
+def _positions(game, rounds=(0, 1, 2, 3), seeds=(1, 2, 3)):
+    """The first decision of each round in ``rounds`` of some seeded random games."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        dealt = False
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.seeded_outcome())
+                dealt = True
+                continue
+            if dealt and s.round in rounds:
+                out.append(s.clone())
+            dealt = False
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return out
+
+
+def _mask(locations):
+    return sum(1 << int(i) for i in locations)
+
+
+def _sheets(game, n=60):
+    """Sheets (circled, crossed, exact) and unseen masks met in random games."""
+    rows = []
+    for s in _positions(game, rounds=(1, 2, 3, 4, 5))[:n]:
+        sh = s.sheets[0]
+        rows.append((_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact), V._unseen(s), s))
+    return rows
+
+
+def test_features_agree_with_independent_counts():
+    game = solvers.load_game("c2c")
+    m = game.map
+    f = V.SheetFeatures(m)
+    rows = _sheets(game)
+    c, x, e, u = (np.array([r[k] for r in rows], np.uint32) for k in range(4))
+    # the points: the kernel's own score of each sheet
+    assert f.score(c, e).tolist() == [r[4].score_breakdown(0)["total"] for r in rows]
+    feats = f(c, x, e, u)
+    n = m.n
+    for k, (cc, xx, _ee, uu, _) in enumerate(rows):
+        free = [i for i in range(n) if not (cc | xx) >> i & 1]
+        room = [i for i in free if any(cc >> j & 1 for j in range(n) if m.neighbours[i] >> j & 1)]
+        assert feats[k, 0:n].tolist() == [float(cc >> i & 1) for i in range(n)]
+        assert feats[k, n:2 * n].tolist() == [float(xx >> i & 1) for i in range(n)]
+        assert feats[k, 3 * n:4 * n].tolist() == [float(i in room) for i in range(n)]
+        takers = [sum(1 for card in range(n) if uu >> card & 1 and m.matches[card] >> i & 1) / 16
+                  if i in free else 0.0 for i in range(n)]
+        assert feats[k, 7 * n:8 * n].tolist() == pytest.approx(takers)
+    # control: the features tell different sheets apart
+    assert len({feats[k].tobytes() for k in range(len(rows))}) > len(rows) // 2
+
+
+def test_the_round_ends_are_reached_by_walking():
+    game = solvers.load_game("c2c")
+    for s in _positions(game, rounds=(1, 3), seeds=(4,))[:3]:
+        ends = s.round_ends()
+        for end, _ in random.Random(0).sample(ends, min(5, len(ends))):
+            after = V.walk_to(s, end)
+            sh = after.sheets[0]
+            assert (_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact)) == end
+            assert after.is_chance_node() or after.is_terminal()
+    with pytest.raises(SolversError, match="not an end"):
+        V.walk_to(s, (0, 0, 0))
+
+
+def test_the_network_fits_what_it_should_and_not_noise():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(3000, 12)).astype(np.float32)
+    points = 50 + 10 * np.maximum(x[:, 0] + x[:, 1], 0) - 5 * x[:, 2] * (x[:, 3] > 0)
+    y = np.stack([np.ones(len(x)), points], axis=1)
+    net, fit = V.fit_net(x, y, seed=0, hidden=(32, 16), epochs=30, batch=64)
+    assert fit["rmse_points"] < 0.2 * fit["sd_points"]
+    again, _ = V.fit_net(x, y, seed=0, hidden=(32, 16), epochs=30, batch=64)
+    assert np.array_equal(net.predict(x[:50]), again.predict(x[:50]))    # seeded
+    # control: targets unrelated to the inputs are not fitted
+    _, noise = V.fit_net(x, np.stack([np.ones(len(x)), rng.permutation(points)], axis=1),
+                         seed=0, hidden=(32, 16), epochs=30)
+    assert noise["rmse_points"] > 0.9 * noise["sd_points"]
+
+
+@pytest.fixture(scope="module")
+def tiny_values(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("values") / "v.npz")
+    values = V.train(None, out=path, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+                     hidden=(8,), epochs=2)
+    return path, values
+
+
+def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path, tiny_values):
+    path, values = tiny_values
+    other = str(tmp_path / "w2.npz")
+    again = V.train(None, out=other, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+                    hidden=(8,), epochs=2, workers=2)
+    sheets = [(7, 8, 0), (0b111000, 1, 0b1000)]
+    for r in V.LEARNED:
+        assert np.array_equal(values.values(r, sheets, 0xFFFF0), again.values(r, sheets, 0xFFFF0))
+    # stopped after the first boundary's samples, then resumed: the same values
+    stopped = str(tmp_path / "stopped.npz")
+
+    def stop(stage, done, total):
+        if stage == "after round 2" and done == 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        V.train(None, out=stopped, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+                hidden=(8,), epochs=2, progress=stop)
+    import os
+    assert os.path.exists(stopped + ".ckpt.npz") and not os.path.exists(stopped)
+    resumed = V.train(None, out=stopped, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+                      hidden=(8,), epochs=2, resume=True)
+    for r in V.LEARNED:
+        assert np.array_equal(values.values(r, sheets, 0xFFFF0), resumed.values(r, sheets, 0xFFFF0))
+    assert not os.path.exists(stopped + ".ckpt.npz")
+    # a checkpoint of other settings is refused, not mixed in
+    V._write_checkpoint(str(tmp_path / "x.npz.ckpt.npz"), {"seed": "other"}, {})
+    with pytest.raises(SolversError, match="other settings"):
+        V.train(None, out=str(tmp_path / "x.npz"), seed=0, positions=6, ends=2, resume=True)
+    # control: another seed gives other values
+    third = V.train(None, out=str(tmp_path / "s1.npz"), seed=1, positions=6, ends=2,
+                    player="mcts:iterations=20", hidden=(8,), epochs=2)
+    assert not np.array_equal(values.values(3, sheets, 0xFFFF0), third.values(3, sheets, 0xFFFF0))
+
+
+def test_the_file_round_trips_and_bad_files_are_one_error(tmp_path, tiny_values):
+    path, values = tiny_values
+    m = solvers.load_game("c2c").map
+    loaded = V.SheetValues.load(path, m)
+    sheets = [(7, 8, 0), (0b111000, 1, 0b1000)]
+    assert np.array_equal(loaded.values(1, sheets, 0xFFFF0), values.values(1, sheets, 0xFFFF0))
+    data = open(path, "rb").read()
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(SolversError, match="cannot read the value file"):
+        V.SheetValues.load(str(cut), m)
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array('{"format": "something else"}'))
+    with pytest.raises(SolversError, match="not a Coast to Coast value file"):
+        V.SheetValues.load(str(other), m)
+    big = tmp_path / "big.npz"
+    np.savez_compressed(big, meta=np.array("{}"), zeros=np.zeros(V.MAX_UNPACKED // 8 + 1))
+    assert big.stat().st_size < 1_000_000
+    with pytest.raises(SolversError, match="unpacks to over"):
+        V.SheetValues.load(str(big), m)
+    # a network of the wrong shape
+    buf = io.BytesIO()
+    loaded.nets[1].mean = loaded.nets[1].mean[:-1]
+    loaded.save(buf)
+    with pytest.raises(SolversError, match="does not fit"):
+        V.SheetValues.from_bytes(buf.getvalue(), m, "x")
+    # made for another game
+    with pytest.raises(SolversError, match="another game"):
+        solvers.load_agent("online", solvers.load_game("c2c", challenge="Cedar Point"),
+                           learned=4, values=path)
+
+
+def test_the_learned_rounds_take_the_best_end_of_an_independent_walk(tiny_values):
+    """In each learned round the agent's move keeps reachable the end of the
+    best learned value among every end the reference walk finds."""
+    path, values = tiny_values
+    game = solvers.load_game("c2c")
+    agent = solvers.load_agent("online", game, early="report", learned=4, values=path, seed=0)
+    checked = 0
+    for s in _positions(game, rounds=(0, 1, 2, 3), seeds=(5, 6, 7)):
+        ends = reference_round_ends(s)
+        keys = [tuple(_mask(part) for part in key) for key in ends]
+        vals = values.values(s.round, keys, V._unseen(s))[:, 1]
+        best = keys[int(np.argmax(vals))]
+        move = agent.step(s)
+        child = s.clone()
+        child.apply_action(move)
+        if child.is_chance_node() or child.round != s.round:
+            sh = child.sheets[0]
+            reach = {(_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact))}
+        else:
+            reach = {e for e, _ in child.round_ends()}
+        assert best in reach
+        rows = agent.analyse(s)
+        assert rows[0]["action"] == move and rows[0]["value"] == pytest.approx(vals.max(), abs=1e-3)
+        checked += 1
+    assert checked > 10
+    # control: the ends' values differ, so the choice mattered
+    assert vals.max() > vals.min()
+
+
+@pytest.mark.parametrize("options, needle", [
+    ({"learned": 5}, "learned should be at most 4"),
+    ({"learned": 2, "exact": 1}, "learned rounds need exact=2"),
+    ({"learned": 1, "values": "/nonexistent/v.npz"}, "cannot read value file"),
+])
+def test_bad_learned_options_are_one_error(options, needle):
+    with pytest.raises(SolversError, match=needle):
+        solvers.load_agent("online", solvers.load_game("c2c"), **options)
