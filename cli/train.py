@@ -53,8 +53,10 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
               help="Seed of every self-play game and of the strength match.")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True,
               metavar="N", help="Self-play games.")
-@click.option("--iterations", type=click.IntRange(1, 1_000_000), default=300, show_default=True,
-              metavar="N", help="MCTS iterations a move in self-play (and in the strength match).")
+@click.option("--iterations", type=click.IntRange(1, 1_000_000), default=None, metavar="N",
+              help="MCTS iterations a move in self-play (and in the strength match) "
+                   "[default: 300; solo Coast to Coast: 2000, the player whose games give "
+                   "the positions].")
 @click.option("--players", type=click.IntRange(1, 4), default=None, metavar="P",
               help="Seats [default: the game's own].")
 @click.option("--eval-games", type=click.IntRange(0, MAX_GAMES), default=40, show_default=True,
@@ -72,7 +74,7 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Solo values: games played side by side [default: all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
-def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int,
+def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
           challenge: str | None, workers: int | None, as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
@@ -103,9 +105,10 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
         raise SolversError("--challenge: only solo values of a game with a challenge card are "
                            "trained with one (solve train c2c --challenge NAME)")
     if seats == 1 and info.solo_trainer is not None:
-        _train_solo(name, info.solo_trainer, out_path, seed, games, workers, resume, challenge,
-                    as_json)
+        _train_solo(name, info.solo_trainer, out_path, seed, games, iterations, workers, resume,
+                    challenge, as_json)
         return
+    iterations = iterations or 300
     if out_path is None:
         p = players or solvers.load_game(name).num_players
         out_path = f"{name}-{p}p.model.json"
@@ -130,7 +133,8 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
 
 
 def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,
-                workers: int | None, resume: bool, challenge: str | None, as_json: bool) -> None:
+                iterations: int | None, workers: int | None, resume: bool, challenge: str | None,
+                as_json: bool) -> None:
     """The record's solo trainer (solvers.games.c2c.values.train_solo for c2c)."""
     from solvers.parallel import default_workers
     from solvers.registry import load_object
@@ -143,7 +147,8 @@ def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games:
     with _stages() as advance:
         summary = load_object(trainer)(options, out=out_path, seed=seed, games=games,
                                      workers=workers or default_workers(), resume=resume,
-                                     command=command, progress=advance)
+                                     command=command, progress=advance,
+                                     iterations=iterations)
     if as_json:
         print_json(summary)
         return

@@ -214,3 +214,40 @@ def test_the_learned_rounds_take_the_best_end_of_an_independent_walk(tiny_values
 def test_bad_learned_options_are_one_error(options, needle):
     with pytest.raises(SolversError, match=needle):
         solvers.load_agent("online", solvers.load_game("c2c"), **options)
+
+
+def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
+    """The command end to end on a tiny run: the file it names loads, holds a
+    value after the setup and each of rounds 1-3, records its command, and
+    is what ``online:learned=4,values=FILE`` plays."""
+    import json
+
+    from cli_helpers import run
+
+    out = tmp_path / "mine.npz"
+    code, stdout, _ = run(capsys, "train", "c2c", "--games", "2", "--iterations", "10",
+                          "--workers", "1", "--out", out, "--json")
+    assert code == 0, stdout
+    summary = json.loads(stdout)
+    assert summary["file"] == str(out) and summary["player"] == "mcts:iterations=10"
+    assert sorted(summary["fit"]) == ["0", "1", "2", "3"]
+    assert "solve train" in summary["command"] or summary["command"].startswith("solve")
+    game = solvers.load_game("c2c")
+    loaded = V.SheetValues.load(str(out), game.map)
+    assert sorted(loaded.nets) == [0, 1, 2, 3] and loaded.challenge is None
+    code, stdout, _ = run(capsys, "tournament", "c2c", "--agents",
+                          f"online:early=report,learned=4,values={out}", "--games", "1",
+                          "--json")
+    assert code == 0, stdout
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["train", "c2c", "--challenge", "Nowhere Field"], "Nowhere"),
+    (["train", "switchbacks", "--challenge", "Wrigley Field"], "--challenge"),
+    (["train", "c2c", "--players", "2", "--challenge", "Wrigley Field"], "--challenge"),
+])
+def test_solve_train_refuses_a_challenge_it_cannot_train_in_one_line(capsys, argv, needle):
+    from cli_helpers import one_error_line, run
+
+    code, _, err = run(capsys, *argv)
+    assert code != 0 and needle in one_error_line(err)

@@ -258,7 +258,8 @@ class GameInfo:
       value of their own (solo Coast to Coast's sheets between rounds), the
       ``"module:function"`` that ``solve train GAME`` runs with one seat:
       ``function(game_options, out=, seed=, games=, workers=, resume=,
-      command=, progress=)``, returning a summary dict. None: none.
+      command=, progress=, iterations=)``, returning a summary dict. None:
+      none.
     """
 
     name: str

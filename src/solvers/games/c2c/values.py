@@ -694,9 +694,12 @@ def _read_checkpoint(path: str, config: dict[str, Any]) -> dict[str, np.ndarray]
 
 def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
                workers: int | None = 1, resume: bool = False, command: str = "",
-               progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+               progress: Callable[[str, int, int], None] | None = None,
+               iterations: int | None = None) -> dict[str, Any]:
     """``solve train c2c`` with one seat (the registry's ``solo_trainer``):
-    :func:`train` with ``games`` positions a boundary; the summary printed."""
+    :func:`train` with ``games`` positions a boundary, played by
+    ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`); the
+    summary printed."""
     from ... import load_game
 
     unknown = set(game_options) - {"challenge"}
@@ -706,7 +709,8 @@ def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, game
     game: Any = load_game("c2c", **game_options)
     challenge = game.challenge
     path = out or builtin_name(game.map, challenge)
-    values = train(challenge, out=path, seed=seed, positions=games, workers=workers,
-                   resume=resume, command=command, progress=progress)
+    player = POSITION_PLAYER if iterations is None else f"mcts:iterations={iterations}"
+    values = train(challenge, out=path, seed=seed, positions=games, player=player,
+                   workers=workers, resume=resume, command=command, progress=progress)
     return {"file": path, "challenge": None if challenge is None
             else game.map.locations[challenge].name, **values.training}
