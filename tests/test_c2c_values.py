@@ -47,7 +47,7 @@ def _sheets(game, n=60):
     rows = []
     for s in _positions(game, rounds=(1, 2, 3, 4, 5))[:n]:
         sh = s.sheets[0]
-        rows.append((_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact), V._unseen(s), s))
+        rows.append((_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact), V.unseen_cards(s), s))
     return rows
 
 
@@ -187,7 +187,7 @@ def test_the_learned_rounds_take_the_best_end_of_an_independent_walk(tiny_values
     for s in _positions(game, rounds=(0, 1, 2, 3), seeds=(5, 6, 7)):
         ends = reference_round_ends(s)
         keys = [tuple(_mask(part) for part in key) for key in ends]
-        vals = values.values(s.round, keys, V._unseen(s))[:, 1]
+        vals = values.values(s.round, keys, V.unseen_cards(s))[:, 1]
         best = keys[int(np.argmax(vals))]
         move = agent.step(s)
         child = s.clone()
@@ -251,3 +251,26 @@ def test_solve_train_refuses_a_challenge_it_cannot_train_in_one_line(capsys, arg
 
     code, _, err = run(capsys, *argv)
     assert code != 0 and needle in one_error_line(err)
+
+
+def test_the_rounds_memo_plays_as_a_fresh_agent_would(tiny_values):
+    """One agent through whole games (its memo of the round's end values
+    serving later decisions) plays at every decision the move a fresh
+    agent, with no memo, plays there: learned rounds and exact ones."""
+    path, _ = tiny_values
+    game = solvers.load_game("c2c")
+    spec = {"early": "report", "learned": 4, "values": path}
+    hits = 0
+    for seed in (11, 12):
+        agent = solvers.load_agent("online", game, seed=seed, **spec)
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.seeded_outcome())
+                continue
+            keys = [e for e, _ in s.round_ends()]
+            hits += agent._remembered(s, keys) is not None
+            move = agent.step(s)
+            assert move == solvers.load_agent("online", game, seed=seed, **spec).step(s)
+            s.apply_action(move)
+    assert hits > 10      # control: later decisions of a round were served by the memo

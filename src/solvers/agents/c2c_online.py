@@ -99,6 +99,8 @@ class OnlineAgent(Agent):
         # The same seed: until the exact rounds this player plays exactly as
         # ``early`` would alone, so a comparison of the two is paired.
         self.early = load_agent(kind, game, seed=seed, **options)
+        self._memo: tuple[tuple[int, int], dict[tuple[int, int, int], tuple[float, float]]] \
+            | None = None
 
     def stop(self) -> None:
         super().stop()
@@ -111,7 +113,39 @@ class OnlineAgent(Agent):
         return bool(view.round >= 6 - self.exact - self.learned)
 
     def _ends(self, view: Any) -> list[tuple[tuple[int, int, int], int, float, float]]:
-        return view.end_values()
+        """The round's ends with their exact values (``end_values``), from
+        the memo when an earlier decision of the round valued them all."""
+        ends = view.round_ends()
+        known = self._remembered(view, [e for e, _ in ends])
+        if known is not None:
+            return [(e, a, w, p) for (e, a), (w, p) in zip(ends, known, strict=True)]
+        rows = view.end_values()
+        self._remember(view, [(e, (w, p)) for e, _, w, p in rows])
+        return rows
+
+    # An end's value is a function of the end, the round and the set of
+    # cards not seen (exact or learned alike), and no card is revealed
+    # within a round: so the values the round's first decision computed
+    # serve its later decisions, whose ends are among them. The memo holds
+    # one round's values, keyed by (round, the unseen cards).
+    def _remembered(self, view: Any, ends: list) -> list[tuple[float, float]] | None:
+        from ..games.c2c.values import unseen_cards
+
+        memo = self._memo
+        if memo is None or memo[0] != (view.round, unseen_cards(view)):
+            return None
+        table = memo[1]
+        if not all(e in table for e in ends):
+            return None
+        return [table[e] for e in ends]
+
+    def _remember(self, view: Any, rows: list) -> None:
+        from ..games.c2c.values import unseen_cards
+
+        key = (view.round, unseen_cards(view))
+        if self._memo is None or self._memo[0] != key:
+            self._memo = (key, {})
+        self._memo[1].update(rows)
 
     def _step(self, view: State) -> int:
         if self._exact_round(view):
@@ -124,7 +158,11 @@ class OnlineAgent(Agent):
         """The round's ends as (ranking key, first move), by the learned value."""
         assert self.values is not None
         ends = view.round_ends()
-        vals = self.values.of_round(view, [e for e, _ in ends])
+        keys = [e for e, _ in ends]
+        vals = self._remembered(view, keys)
+        if vals is None:
+            vals = self.values.of_round(view, keys)
+            self._remember(view, list(zip(keys, vals, strict=True)))
         return [(end_key(w, p, self.challenge), a) for (w, p), (_, a) in zip(vals, ends,
                                                                            strict=True)]
 

@@ -145,7 +145,7 @@ def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]]
         ends = [e for e, _ in s.round_ends()]
         for end in rng.sample(ends, min(ends_per_position, len(ends))):
             after = walk_to(s, end)
-            unseen = _unseen(after)
+            unseen = unseen_cards(after)
             dealt = deal_hand(after, rng)
             win, points = best_of_round(dealt, value)
             rows.append((*end, unseen, win, points))
@@ -154,8 +154,9 @@ def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]]
     return Samples(boundary, circled, crossed, exact, unseen_, a[:, 4].copy(), a[:, 5].copy())
 
 
-def _unseen(state: Any) -> int:
-    """The cards the solo player has not seen (the undealt ones)."""
+def unseen_cards(state: Any) -> int:
+    """The cards the solo player has not seen (the undealt ones), as a mask:
+    a set the player knows, never their order."""
     m = 0
     for c in state.order[state.pos:]:
         m |= 1 << int(c)
@@ -450,7 +451,7 @@ class SheetValues:
     def of_round(self, state: Any, ends: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
         """The values of ``ends``, ends of the round under way in ``state``
         (the cards not seen are those not dealt: the round's four are seen)."""
-        out = self.values(state.round, ends, _unseen(state))
+        out = self.values(state.round, ends, unseen_cards(state))
         return [(float(w), float(p)) for w, p in out]
 
     def save(self, path: Any) -> None:
