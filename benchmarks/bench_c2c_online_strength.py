@@ -56,20 +56,28 @@ REPORT = REPORT_ONLINE
 TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
            ("report", True): 0.85, ("report", False): 0.92,
            ("online", True): 0.85, ("online", False): 0.95,           # issue 32's
-           ("online-report", True): 0.80, ("online-report", False): 0.93}
+           ("online-report", True): 0.80, ("online-report", False): 0.93,
+           ("learned", False): 0.93, ("learned-3", False): 0.93}
 # The online player (solvers.agents.c2c_online): the strong or the reports'
 # player until round 4 (the same seeds, so each pair of rows is paired),
 # then the last two rounds exactly.
 SPECS = {"strong": STRONG, "report": REPORT, "online": "online:early=strong",
-         "online-report": "online:early=report"}
+         "online-report": "online:early=report",
+         # the learned values of solvers.games.c2c.values: every round before
+         # round 4, or round 3 only (paired with online-report until then)
+         "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1"}
 CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT, "online": "online:early=strong",
                    "online-report": "online:early=report"}
 # The quick runs (CI) check the bookkeeping only, with small searches.
 QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50",
-               "online": "online:early=report,exact=1", "online-report": "online:early=report,exact=2"}
-BUDGET = {"strong": 1.0, "report": 0.05, "online": 1.0, "online-report": 0.05}   # s a decision
+               "online": "online:early=report,exact=1", "online-report": "online:early=report,exact=2",
+               "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1"}
+BUDGET = {"strong": 1.0, "report": 0.05, "online": 1.0, "online-report": 0.05,   # s a decision
+          "learned": 0.05, "learned-3": 0.05}
 ROLE = {"strong": "strong (hints)", "report": "reports", "online": "strong, last two rounds exact",
-        "online-report": "reports', last two rounds exact"}
+        "online-report": "reports', last two rounds exact",
+        "learned": "learned values, last two rounds exact",
+        "learned-3": "reports', learned round 3, last two exact"}
 
 
 def _size(name: str, full: int) -> tuple[int, bool]:
@@ -156,7 +164,8 @@ def bench_challenge_wins(benchmark, setting, challenge):
     assert ratio >= TARGETS[(setting, True)]
 
 
-@pytest.mark.parametrize("setting", ["strong", "report", "online", "online-report"])
+@pytest.mark.parametrize("setting", ["strong", "report", "online", "online-report", "learned",
+                                     "learned-3"])
 def bench_mean_score(benchmark, setting):
     deals_n, quick = _size("SOLVERS_C2C_STRENGTH_DEALS", 100)
     game = solvers.load_game("c2c")

@@ -48,6 +48,8 @@ AGENTS = {
     "mcts": {"iterations": 150},
     "pimc": {"samples": 3, "width": 4, "refine": 0},
     "online": {"early": "report"},
+    # the online agent with the shipped learned values before round 4
+    "online-learned": {"early": "report", "learned": 4},
 }
 
 
@@ -166,13 +168,14 @@ def twins_of(name, players):
 
 def rows_of(agent_kind, state, seed=3):
     options = dict(AGENTS[agent_kind])
-    agent = solvers.load_agent(agent_kind, state.game, seed=seed, **options)
-    return agent.analyse(state), solvers.load_agent(agent_kind, state.game, seed=seed, **options).step(state)
+    kind = agent_kind.partition("-")[0]
+    agent = solvers.load_agent(kind, state.game, seed=seed, **options)
+    return agent.analyse(state), solvers.load_agent(kind, state.game, seed=seed, **options).step(state)
 
 
 def kinds_for(name, players):
     return [k for k in AGENTS if (k != "pimc" or name == "c2c")
-            and (k != "online" or (name, players) == ("c2c", 1))]
+            and (not k.startswith("online") or (name, players) == ("c2c", 1))]
 
 
 @pytest.mark.parametrize("name, players", GAMES, ids=[f"{n}-{p}" for n, p in GAMES])
@@ -381,7 +384,7 @@ def test_engine_go_ignores_what_the_seat_cannot_see():
                                  "position": position_of(s, seed, name, players)})
                 for agent_kind in kinds_for(name, players):
                     rid += 1
-                    spec = agent_kind + "".join(
+                    spec = agent_kind.partition("-")[0] + "".join(
                         (":" if i == 0 else ",") + f"{k}={v}" for i, (k, v) in enumerate(AGENTS[agent_kind].items()))
                     requests.append({"id": rid, "cmd": "go", "agent": spec, "options": {"seed": 9}})
                     ids.append(rid)
