@@ -154,10 +154,10 @@ class OnlineAgent(Agent):
             return self._best_learned_move(view)
         return self.early._step(view)
 
-    def _learned_ends(self, view: Any) -> list[tuple[tuple[float, float], int]]:
-        """The round's ends as (ranking key, first move), by the learned value."""
+    def _learned_ends(self, view: Any, ends: list) -> list[tuple[tuple[float, float], int]]:
+        """The round's ``ends`` (``view.round_ends()``) as (ranking key,
+        first move), by the learned value."""
         assert self.values is not None
-        ends = view.round_ends()
         keys = [e for e, _ in ends]
         vals = self._remembered(view, keys)
         if vals is None:
@@ -167,12 +167,13 @@ class OnlineAgent(Agent):
                                                                            strict=True)]
 
     def _best_learned_move(self, view: Any) -> int:
-        ranked = self._learned_ends(view)
+        ends = view.round_ends()
+        ranked = self._learned_ends(view, ends)
         if self.hands and view.round < EXACT_FROM - 1:
-            ranked = self._looked_ahead(view, ranked)
+            ranked = self._looked_ahead(view, ends, ranked)
         return int(max(ranked, key=lambda e: e[0])[1])
 
-    def _looked_ahead(self, view: Any, ranked: list) -> list:
+    def _looked_ahead(self, view: Any, ends: list, ranked: list) -> list:
         """The ``keep`` best ends, each valued by the mean best of the next
         round over ``hands`` sampled hands (:func:`values.deal_hand`: drawn
         from the unseen cards, never their order)."""
@@ -181,7 +182,6 @@ class OnlineAgent(Agent):
         from ..games.c2c.values import deal_hand, walk_to
 
         assert self.values is not None
-        ends = view.round_ends()
         top = sorted(range(len(ends)), key=lambda i: ranked[i][0], reverse=True)[:self.keep]
         rng = random.Random(self.rng.next())
         out = []

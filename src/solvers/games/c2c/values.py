@@ -109,12 +109,14 @@ def best_of_round(state: Any, value: Callable[[Any, list], list] | None) -> tupl
     """The best ``(win, points)`` over the ends of the round under way at a
     decision: exact from round 4 on (``value`` None), else by ``value``
     (``value(state, ends) -> [(win, points)]`` for the round's ends)."""
+    from ...agents.c2c_online import end_key
+
     challenge = state.game.challenge is not None
     if value is None:
         vals = [(w, p) for _, _, w, p in state.end_values()]
     else:
         vals = value(state, [e for e, _ in state.round_ends()])
-    return max(vals, key=lambda wp: (wp[0], wp[1]) if challenge else (wp[1], 0.0))
+    return max(vals, key=lambda wp: end_key(wp[0], wp[1], challenge))
 
 
 def sample_positions(game: Any, player: str, games: Iterable[int],
