@@ -206,6 +206,39 @@ def test_the_learned_rounds_take_the_best_end_of_an_independent_walk(tiny_values
     assert vals.max() > vals.min()
 
 
+def test_a_target_over_several_hands_is_the_mean_of_their_best_ends(tiny_values):
+    """sample_values(hands=K): each end's target is the mean over K hands of
+    the best next-round end, found here by the reference walk and valued by
+    the learned values (the hands are dealt from the same seeded stream)."""
+    _, values = tiny_values
+    game = solvers.load_game("c2c")
+    positions = [(seed, s) for seed, s in enumerate(_positions(game, rounds=(1,), seeds=(8, 9)))]
+    ends = 2
+
+    def targets(hands):
+        out = []
+        for seed, s in positions:
+            rng = random.Random(seed * 8 + 1)
+            listed = [e for e, _ in s.round_ends()]
+            for end in rng.sample(listed, min(ends, len(listed))):
+                after = V.walk_to(s, end)
+                best = []
+                for _ in range(hands):
+                    dealt = V.deal_hand(after, rng)
+                    keys = [tuple(_mask(part) for part in key) for key in reference_round_ends(dealt)]
+                    best.append(values.values(2, keys, V.unseen_cards(dealt))[:, 1].max())
+                out.append(np.mean(best))
+        return out
+
+    three, one = targets(3), targets(1)
+    assert V.sample_values(game, 1, positions, ends, values.of_round, hands=3).points == \
+        pytest.approx(three, abs=1e-4)
+    assert V.sample_values(game, 1, positions, ends, values.of_round).points == \
+        pytest.approx(one, abs=1e-4)
+    # control: the hands' mean is not the single hand's value
+    assert np.abs(np.array(three) - np.array(one)).max() > 1e-3
+
+
 @pytest.mark.parametrize("options, needle", [
     ({"learned": 5}, "learned should be at most 4"),
     ({"learned": 2, "exact": 1}, "learned rounds need exact=2"),
@@ -245,6 +278,7 @@ def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
     (["train", "c2c", "--challenge", "Nowhere Field"], "Nowhere"),
     (["train", "switchbacks", "--challenge", "Wrigley Field"], "--challenge"),
     (["train", "c2c", "--players", "2", "--challenge", "Wrigley Field"], "--challenge"),
+    (["train", "switchbacks", "--hands", "4"], "--hands"),
 ])
 def test_solve_train_refuses_a_challenge_it_cannot_train_in_one_line(capsys, argv, needle):
     from cli_helpers import one_error_line, run

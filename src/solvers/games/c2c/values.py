@@ -136,11 +136,12 @@ def sample_positions(game: Any, player: str, games: Iterable[int],
 
 def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]],
                   ends_per_position: int,
-                  value: Callable[[Any, list], list] | None) -> Samples:
+                  value: Callable[[Any, list], list] | None, hands: int = 1) -> Samples:
     """For each position (the first decision of round ``boundary``), up to
     ``ends_per_position`` of its round's ends drawn at random, each valued
-    by the best of the next round for one random hand (a random stream
-    fixed by the position's seed and the boundary)."""
+    by the mean over ``hands`` random hands of the best of the next round
+    (a random stream fixed by the position's seed and the boundary). More
+    hands make a target less noisy at the cost of a round's ends a hand."""
     rows: list[tuple[int, int, int, int, float, float]] = []
     for seed, s in positions:
         rng = random.Random(seed * 8 + boundary)
@@ -148,9 +149,12 @@ def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]]
         for end in rng.sample(ends, min(ends_per_position, len(ends))):
             after = walk_to(s, end)
             unseen = unseen_cards(after)
-            dealt = deal_hand(after, rng)
-            win, points = best_of_round(dealt, value)
-            rows.append((*end, unseen, win, points))
+            win = points = 0.0
+            for _ in range(hands):
+                w, p = best_of_round(deal_hand(after, rng), value)
+                win += w
+                points += p
+            rows.append((*end, unseen, win / hands, points / hands))
     a = np.array(rows, dtype=np.float64).reshape(-1, 6)
     circled, crossed, exact, unseen_ = (a[:, k].astype(np.uint32) for k in range(4))
     return Samples(boundary, circled, crossed, exact, unseen_, a[:, 4].copy(), a[:, 5].copy())
@@ -562,6 +566,7 @@ class SampleJob:
     player: str
     ends: int
     values: bytes | None      # the file of the values fitted so far (None at round 3)
+    hands: int = 1            # hands a target averages where the next value is learned
 
 
 def position_seed(seed: int, boundary: int, index: int) -> int:
@@ -581,18 +586,22 @@ def run_sample_job(job: SampleJob) -> Samples:
         value = SheetValues.from_bytes(job.values, game.map, "the values so far").of_round
     seeds = [position_seed(job.seed, job.boundary, i) for i in range(job.first, job.first + job.count)]
     return sample_values(game, job.boundary,
-                         sample_positions(game, job.player, seeds, job.boundary), job.ends, value)
+                         sample_positions(game, job.player, seeds, job.boundary), job.ends, value,
+                         hands=1 if value is None else job.hands)
 
 
 def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 4000,
           ends: int = 6, player: str = POSITION_PLAYER, hidden: tuple[int, ...] = (128, 64),
           epochs: int = 40, workers: int | None = 1, backend: str = "local",
-          resume: bool = False, command: str = "",
+          resume: bool = False, command: str = "", hands: int = 1,
           progress: Callable[[str, int, int], None] | None = None) -> SheetValues:
     """Fit the values after rounds 3, 2, 1 and the setup, in that order
     (the module docstring), and save them at ``out``. Each boundary plays
     ``positions`` games of ``player`` to its round and samples ``ends`` of
-    its ends. The samples of each boundary are kept in ``out``'s checkpoint
+    its ends, each valued by the mean of ``hands`` hands of the next round
+    where that round's value is learned (after the setup and rounds 1-2;
+    after round 3 one hand: there each hand costs the exact values of round
+    4's ends). The samples of each boundary are kept in ``out``'s checkpoint
     (``OUT.ckpt.npz``) as they are made, so a stopped run goes on with
     ``resume``; every random choice follows ``seed``, so the result does not
     depend on the workers or the backend. ``progress(stage, done, total)``
@@ -608,7 +617,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     features = values.features
     config = {"challenge": challenge, "seed": seed, "positions": positions, "ends": ends,
               "player": player, "hidden": list(hidden), "epochs": epochs,
-              "feature_version": FEATURE_VERSION}
+              "feature_version": FEATURE_VERSION, "hands": hands}
     ckpt = out + ".ckpt.npz"
     done: dict[str, np.ndarray] = {}
     if resume:
@@ -625,7 +634,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
             values.save(buf)
             blob = buf.getvalue()
         jobs = [SampleJob(challenge, boundary, seed, i, min(batch, positions - i), player, ends,
-                          blob) for i in range(0, positions, batch)]
+                          blob, hands) for i in range(0, positions, batch)]
         parts = {i: _part(done, key, i, boundary) for i in range(len(jobs))
                  if f"{key}j{i}_win" in done}
         todo = [i for i in range(len(jobs)) if i not in parts]
@@ -648,7 +657,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
         report[str(boundary)] = {"samples": len(smp), **{k: round(v, 4) if isinstance(v, float)
                                                          else v for k, v in fit.items()}}
     values.training = {"command": command, "seed": seed, "positions": positions, "ends": ends,
-                       "player": player, "hidden": list(hidden), "epochs": epochs,
+                       "hands": hands, "player": player, "hidden": list(hidden), "epochs": epochs,
                        "features": features.count, "fit": report,
                        "seconds": round(time.perf_counter() - start, 1)}
     tmp = out + ".tmp"
@@ -698,11 +707,11 @@ def _read_checkpoint(path: str, config: dict[str, Any]) -> dict[str, np.ndarray]
 def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
                workers: int | None = 1, resume: bool = False, command: str = "",
                progress: Callable[[str, int, int], None] | None = None,
-               iterations: int | None = None) -> dict[str, Any]:
+               iterations: int | None = None, hands: int = 1) -> dict[str, Any]:
     """``solve train c2c`` with one seat (the registry's ``solo_trainer``):
     :func:`train` with ``games`` positions a boundary, played by
-    ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`); the
-    summary printed."""
+    ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`), each
+    target before round 3 the mean of ``hands`` hands; the summary printed."""
     from ... import load_game
 
     unknown = set(game_options) - {"challenge"}
@@ -714,6 +723,7 @@ def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, game
     path = out or builtin_name(game.map, challenge)
     player = POSITION_PLAYER if iterations is None else f"mcts:iterations={iterations}"
     values = train(challenge, out=path, seed=seed, positions=games, player=player,
-                   workers=workers, resume=resume, command=command, progress=progress)
+                   workers=workers, resume=resume, command=command, progress=progress,
+                   hands=hands)
     return {"file": path, "challenge": None if challenge is None
             else game.map.locations[challenge].name, **values.training}
