@@ -71,6 +71,10 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
               help="Go on from the checkpoint FILE.ckpt.npz a stopped run left.")
 @click.option("--challenge", metavar="NAME",
               help="Solo Coast to Coast: train the values of this challenge card.")
+@click.option("--player", metavar="SPEC",
+              help="Solo values: the agent whose games give the positions [default: "
+                   "mcts:iterations=2000]; the learned player of an earlier file "
+                   "('online:early=report,learned=4,values=FILE') makes a second pass.")
 @click.option("--hands", type=click.IntRange(1, 1000), default=None, metavar="K",
               help="Solo values: hands of the next round a sample averages, after the setup "
                    "and rounds 1-2 [default: 1]; more make less noisy targets, each costing "
@@ -80,7 +84,8 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
-          challenge: str | None, hands: int | None, workers: int | None, as_json: bool) -> None:
+          challenge: str | None, player: str | None, hands: int | None, workers: int | None,
+          as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
 
     \b
@@ -110,9 +115,12 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
                            "trained with one (solve train c2c --challenge NAME)")
     if hands is not None and (seats != 1 or info.solo_trainer is None):
         raise SolversError("--hands: only solo values average hands (solve train c2c --hands K)")
+    if player is not None and (seats != 1 or info.solo_trainer is None):
+        raise SolversError("--player: only solo values take their positions from another "
+                           "player (solve train c2c --player SPEC)")
     if seats == 1 and info.solo_trainer is not None:
         _train_solo(name, info.solo_trainer, out_path, seed, games, iterations, workers, resume,
-                    challenge, hands or 1, as_json)
+                    challenge, hands or 1, player, as_json)
         return
     iterations = iterations or 300
     if out_path is None:
@@ -140,7 +148,7 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
 
 def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,
                 iterations: int | None, workers: int | None, resume: bool, challenge: str | None,
-                hands: int, as_json: bool) -> None:
+                hands: int, player: str | None, as_json: bool) -> None:
     """The record's solo trainer (solvers.games.c2c.values.train_solo for c2c)."""
     from solvers.parallel import default_workers
     from solvers.registry import load_object
@@ -154,7 +162,7 @@ def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games:
         summary = load_object(trainer)(options, out=out_path, seed=seed, games=games,
                                      workers=workers or default_workers(), resume=resume,
                                      command=command, progress=advance,
-                                     iterations=iterations, hands=hands)
+                                     iterations=iterations, hands=hands, player=player)
     if as_json:
         print_json(summary)
         return

@@ -268,6 +268,16 @@ def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
     game = solvers.load_game("c2c")
     loaded = V.SheetValues.load(str(out), game.map)
     assert sorted(loaded.nets) == [0, 1, 2, 3] and loaded.challenge is None
+    # a second pass: the positions of the learned player of the first file,
+    # two hands a target
+    second = tmp_path / "second.npz"
+    spec = f"online:early=report,learned=4,values={out}"
+    code, stdout, _ = run(capsys, "train", "c2c", "--games", "2", "--player", spec,
+                          "--hands", "2", "--workers", "1", "--out", second, "--json")
+    assert code == 0, stdout
+    summary = json.loads(stdout)
+    assert summary["player"] == spec and summary["hands"] == 2
+    assert sorted(V.SheetValues.load(str(second), game.map).nets) == [0, 1, 2, 3]
     code, stdout, _ = run(capsys, "tournament", "c2c", "--agents",
                           f"online:early=report,learned=4,values={out}", "--games", "1",
                           "--json")
@@ -279,6 +289,9 @@ def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
     (["train", "switchbacks", "--challenge", "Wrigley Field"], "--challenge"),
     (["train", "c2c", "--players", "2", "--challenge", "Wrigley Field"], "--challenge"),
     (["train", "switchbacks", "--hands", "4"], "--hands"),
+    (["train", "switchbacks", "--player", "random"], "--player"),
+    (["train", "c2c", "--player", "random", "--iterations", "5"], "--iterations"),
+    (["train", "c2c", "--player", "online:early=nowhere"], "nowhere"),
 ])
 def test_solve_train_refuses_a_challenge_it_cannot_train_in_one_line(capsys, argv, needle):
     from cli_helpers import one_error_line, run

@@ -707,10 +707,14 @@ def _read_checkpoint(path: str, config: dict[str, Any]) -> dict[str, np.ndarray]
 def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
                workers: int | None = 1, resume: bool = False, command: str = "",
                progress: Callable[[str, int, int], None] | None = None,
-               iterations: int | None = None, hands: int = 1) -> dict[str, Any]:
+               iterations: int | None = None, hands: int = 1,
+               player: str | None = None) -> dict[str, Any]:
     """``solve train c2c`` with one seat (the registry's ``solo_trainer``):
     :func:`train` with ``games`` positions a boundary, played by
-    ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`), each
+    ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`) or by
+    ``player`` (any agent spec for the game, for example the learned player
+    of an earlier file, ``online:early=report,learned=4,values=FILE``: a
+    second pass of value iteration on the positions that player meets), each
     target before round 3 the mean of ``hands`` hands; the summary printed."""
     from ... import load_game
 
@@ -721,7 +725,16 @@ def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, game
     game: Any = load_game("c2c", **game_options)
     challenge = game.challenge
     path = out or builtin_name(game.map, challenge)
-    player = POSITION_PLAYER if iterations is None else f"mcts:iterations={iterations}"
+    if player is not None and iterations is not None:
+        raise SolversError("--player and --iterations both name the positions' player: "
+                           "give one")
+    if player is None:
+        player = POSITION_PLAYER if iterations is None else f"mcts:iterations={iterations}"
+    else:
+        from ...agents.base import load_agent, parse_agent_spec
+
+        kind, options = parse_agent_spec(player)
+        load_agent(kind, game, seed=0, **options)        # a bad spec: one error, now
     values = train(challenge, out=path, seed=seed, positions=games, player=player,
                    workers=workers, resume=resume, command=command, progress=progress,
                    hands=hands)
