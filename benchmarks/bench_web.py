@@ -23,6 +23,7 @@ each part runs on a tiny budget (3 moves; ``time=0.05``; 3 sessions at
 from __future__ import annotations
 
 import json
+import statistics
 import threading
 import time
 
@@ -109,8 +110,10 @@ def bench_human_move_round_trip(benchmark, chromium, web_server, game):
         benchmark(lambda: [one_move() for _ in range(moves)])
         assert len(times) == moves and all(t > 0 for t in times)
         assert chromium.execute_script("return window.solversPlay.state.status.ply") > plies
-        headline(benchmark, figure, sorted(times)[len(times) // 2], min(hello),
-                 against="the page's hello round trip over its socket", higher_is_better=False)
+        # both medians: a click and a hello wait alike on a busy machine
+        headline(benchmark, figure, sorted(times)[len(times) // 2], statistics.median(hello),
+                 against="the page's hello round trip over its socket (median)",
+                 higher_is_better=False)
         return
     benchmark.pedantic(one_move, rounds=moves, iterations=1)
     worst = max(times)
@@ -119,8 +122,8 @@ def bench_human_move_round_trip(benchmark, chromium, web_server, game):
         "target_s": ROUND_TRIP_TARGET, "hello_round_trip_s": min(hello),
         "worst_to_hello_ratio": worst / min(hello),
     })
-    headline(benchmark, figure, sorted(times)[len(times) // 2], min(hello),
-             against="the page's hello round trip over its socket", higher_is_better=False)
+    headline(benchmark, figure, sorted(times)[len(times) // 2], statistics.median(hello),
+             against="the page's hello round trip over its socket (median)", higher_is_better=False)
     assert worst <= ROUND_TRIP_TARGET, times
 
 
