@@ -11,7 +11,9 @@ Targets (issue 29), each a ratio measured in this process:
   size).
 
 The speedup needs a second idle core: on a machine doing other work the
-ratio says how much of one was free. Under ``--benchmark-disable`` the
+ratio says how much of one was free. The full run also times two processes
+each running the one-thread search at once, the machine's own ceiling for
+two searches that share nothing. Under ``--benchmark-disable`` the
 speed runs on 0.05 s searches and the match is 2 games at 40 iterations a
 move (the same games every time), the targets not asserted.
 """
@@ -25,7 +27,7 @@ import pytest
 
 import solvers
 from solvers._core.connect_four import ConnectFour
-from solvers.benchtrack import best_rates, headline
+from solvers.benchtrack import best_rates, headline, table_rows
 from solvers.search.mcts import mcts_search
 from solvers.tournament import run_tournament
 
@@ -48,19 +50,43 @@ def rate(state, seconds: float, threads: int, seed: int) -> float:
     return r.iterations / (time.perf_counter() - start)
 
 
+def _one_thread_rate(args: tuple) -> float:
+    name, seconds, seed = args
+    return rate(opening(name), seconds, 1, seed)
+
+
+def two_processes_rate(name: str, seconds: float, seed: int) -> float:
+    """The iterations a second of two processes, each running the
+    one-thread search at once: what the machine gives two searches that
+    share nothing (the ceiling for two threads)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(2) as pool:
+        return sum(pool.map(_one_thread_rate, [(name, seconds, seed), (name, seconds, seed + 7)]))
+
+
 @pytest.mark.parametrize("name", ["c2c", "switchbacks", "bigsur", "santacruz", "connect_four"])
 def bench_two_threads_speedup(benchmark, name):
     quick = benchmark.disabled
     seconds, rounds = (0.05, 3) if quick else (1.0, 3)
     state = opening(name)
-    rates = benchmark.pedantic(best_rates, args=({
-        "one": lambda r: rate(state, seconds, 1, r),
-        "two": lambda r: rate(state, seconds, 2, r)}, rounds), rounds=1, iterations=1)
+    sides = {"one": lambda r: rate(state, seconds, 1, r),
+             "two": lambda r: rate(state, seconds, 2, r)}
+    if not quick:
+        sides["processes"] = lambda r: two_processes_rate(name, seconds, r)
+    rates = benchmark.pedantic(best_rates, args=(sides, rounds), rounds=1, iterations=1)
     speedup = rates["two"] / rates["one"]
     benchmark.extra_info.update({"game": name, "seconds": seconds, "one_thread_per_s": round(rates["one"]),
                                  "two_threads_per_s": round(rates["two"]), "speedup": round(speedup, 3)})
     headline(benchmark, f"{name} MCTS iterations/s, 2 threads / 1 thread", rates["two"], rates["one"],
              against="the same search on one thread", target=SPEEDUP)
+    table_rows(benchmark, [{"game": name, "search": f"{seconds:g} s from the opening",
+                            "1 thread, iterations/s": round(rates["one"]),
+                            "2 threads, iterations/s": round(rates["two"]),
+                            "speedup": round(speedup, 2), "target": SPEEDUP,
+                            "2 processes / 1 thread": round(rates["processes"] / rates["one"], 2)
+                            if "processes" in rates else "-"}])
     print(f"\n{name}: {rates['one']:.0f} it/s on 1 thread, {rates['two']:.0f} on 2 ({speedup:.2f}x)")
     if not quick:
         assert speedup >= SPEEDUP, f"{name}: 2 threads only {speedup:.2f}x one"
