@@ -111,6 +111,11 @@ def bench_two_threads_beat_one_at_equal_time(benchmark, name):
     headline(benchmark, f"{name} win share at {budget} a move, 2 threads / 1 thread (+0.05 each)",
              two.win_rate + 0.05, one.win_rate + 0.05, against="the same agent on one thread, equal time",
              kind="strength")
+    table_rows(benchmark, [{"game": name, "players": 2, "a move": budget.replace("time=", "") + (
+                                "" if quick else " s"),
+                            "games": games, "2 threads' wins": two.wins,
+                            "win share": round(two.win_rate, 3),
+                            "95% interval": f"{lo:.3f}-{hi:.3f}", "target": STRENGTH}])
     print(f"\n{name}, {seconds:g} s a move: 2 threads win {two.wins:g}/{games} = {two.win_rate:.1%} "
           f"(95% CI {lo:.1%}-{hi:.1%}) against 1 thread")
     if not quick:
