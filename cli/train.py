@@ -113,11 +113,9 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     if challenge is not None and (seats != 1 or info.solo_trainer is None):
         raise SolversError("--challenge: only solo values of a game with a challenge card are "
                            "trained with one (solve train c2c --challenge NAME)")
-    if hands is not None and (seats != 1 or info.solo_trainer is None):
-        raise SolversError("--hands: only solo values average hands (solve train c2c --hands K)")
-    if player is not None and (seats != 1 or info.solo_trainer is None):
-        raise SolversError("--player: only solo values take their positions from another "
-                           "player (solve train c2c --player SPEC)")
+    for flag, given in (("--hands", hands), ("--player", player)):
+        if given is not None and (seats != 1 or info.solo_trainer is None):
+            raise SolversError(f"{flag}: only solo values take it (solve train c2c {flag} ...)")
     if seats == 1 and info.solo_trainer is not None:
         _train_solo(name, info.solo_trainer, out_path, seed, games, iterations, workers, resume,
                     challenge, hands or 1, player, as_json)
