@@ -175,7 +175,7 @@ def rows_of(agent_kind, state, seed=3):
 
 def kinds_for(name, players):
     return [k for k in AGENTS if (k != "pimc" or name == "c2c")
-            and (not k.startswith("online") or (name, players) == ("c2c", 1))]
+            and (not k.startswith("online") or name == "c2c")]
 
 
 @pytest.mark.parametrize("name, players", GAMES, ids=[f"{n}-{p}" for n, p in GAMES])

@@ -1540,6 +1540,87 @@ cdef class CoastKernelState:
         for i, c in enumerate(order):
             self.s.order[i] = c
 
+    def seat_as_solo(self, solo_game) -> CoastKernelState:
+        """The decision of the seat to move, as a solo game sees it: a state
+        of ``solo_game`` (solo, no challenge, the same sheet) holding that
+        seat's sheet, the cards it uses this round (setup: its 2 private and
+        the 2 public ones), the round, the step and the cards of the round
+        already used, with every card the seat has not seen still undealt.
+
+        The sheets never interact, so a seat's own round is a solo round:
+        the solo players (the online player and its learned values) can
+        play it. Only what the seat may see goes in: its own sheet, its
+        cards, and the set of cards it has not seen (the undealt deck and,
+        during the setup, the other seats' private cards), dealt in
+        ascending order, never in their real order.
+
+            >>> import solvers
+            >>> from solvers.games.c2c.kernel import CoastToCoastKernel
+            >>> game = CoastToCoastKernel(players=2)
+            >>> state = game.new_initial_state(seed=7)
+            >>> state.apply_seeded_chance()
+            >>> solo = state.seat_as_solo(CoastToCoastKernel(players=1))
+            >>> solo.legal_actions() == state.legal_actions()
+            True
+        """
+        cdef int p = c2c_current_player(self.P, &self.s), q, i, k, n
+        cdef int8_t cards[C2C_MAX_DEALT]
+        cdef uint32_t unseen, seen, m
+        cdef CoastKernelState out
+        if p < 0:
+            raise SolversError("seat_as_solo needs a seat's decision, not a deal or the end")
+        if (getattr(solo_game, "num_players", None) != 1 or getattr(solo_game, "challenge", 0) is not None
+                or getattr(solo_game, "reference", False) or solo_game.map != self.game.map):
+            raise SolversError("seat_as_solo needs the solo kernel game without a challenge on "
+                               "the same sheet")
+        out = solo_game.new_initial_state(seed=0)
+        if out.P.deck_size != self.P.deck_size:
+            raise SolversError("seat_as_solo: the two decks differ")
+        unseen = undealt_mask(self.P, &self.s)
+        if self.s.round == 0:
+            for q in range(self.P.num_players):
+                if q != p:
+                    for i in range(2 * q, min(2 * q + 2, self.s.ndealt)):
+                        unseen |= bit(self.s.dealt[i])
+        seen = 0
+        for i in range(self.P.deck_size):
+            seen |= bit(self.P.deck[i])
+        seen &= ~unseen
+        memset(&out.s, 0, sizeof(C2CState))
+        n = 0
+        m = seen
+        while m:                            # the seen cards first, then the unseen
+            out.s.order[n] = <int8_t> c2c_ctz32(m)
+            n += 1
+            m &= m - 1
+        m = unseen
+        while m:
+            out.s.order[n] = <int8_t> c2c_ctz32(m)
+            n += 1
+            m &= m - 1
+        out.s.pos = <int8_t> c2c_popcount(seen)
+        k = visible_cards(self.P, &self.s, p, cards)
+        for i in range(k):
+            out.s.dealt[i] = cards[i]
+        out.s.ndealt = <int8_t> k
+        out.s.used = self.s.used
+        out.s.round = self.s.round
+        out.s.player = 0
+        out.s.step = self.s.step
+        out.s.circled[0] = self.s.circled[p]
+        out.s.crossed[0] = self.s.crossed[p]
+        out.s.exact[0] = self.s.exact[p]
+        out.s.start_circled[0] = self.s.start_circled[p]
+        out.s.start_crossed[0] = self.s.start_crossed[p]
+        out.s.start_exact[0] = self.s.start_exact[p]
+        out.s.ncross[0] = self.s.ncross[p]
+        memcpy(out.s.crosses[0], self.s.crosses[p], sizeof(self.s.crosses[p]))
+        memcpy(out.s.ncircles[0], self.s.ncircles[p], sizeof(self.s.ncircles[p]))
+        memcpy(out.s.circle_card[0], self.s.circle_card[p], sizeof(self.s.circle_card[p]))
+        memcpy(out.s.circle_loc[0], self.s.circle_loc[p], sizeof(self.s.circle_loc[p]))
+        out.history = []
+        return out
+
     # ----- for search modules ------------------------------------------------
     def action_observation(self, action: int, player: int) -> int:
         """``action`` as ``player`` sees it (:func:`c2c_action_observation`):

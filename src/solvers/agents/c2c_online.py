@@ -1,5 +1,8 @@
 """Coast to Coast's online player: the last two rounds played exactly.
 
+With several seats, each seat's decisions are played as its own solo round
+(see :class:`OnlineAgent`).
+
 In solo Coast to Coast no card is revealed within a round, so a round is one
 decision: which of the sheets its four cards allow to end with
 (:meth:`CoastKernelState.round_ends`). Before the last round the value of an
@@ -63,6 +66,21 @@ class OnlineAgent(Agent):
     ``value`` in :meth:`analyse` rows of the exact rounds: with a challenge
     the chance of completing it (``value_kind`` ``"chance"``), otherwise the
     expected final points (``"points"``); before them, the early agent's.
+
+    With several seats every decision is played as the solo round of the
+    seat's own sheet (:meth:`CoastKernelState.seat_as_solo`: its sheet, its
+    cards and the set of cards it has not seen), by the same rules as solo:
+    the sheets never interact, so the player makes the most of its own
+    sheet and does not look at the others' (the values are the seat's
+    expected points, ``value_kind`` ``"points"``).
+
+        >>> import solvers
+        >>> game = solvers.load_game("c2c", players=2)
+        >>> agent = solvers.load_agent("online", game, early="report", learned=4, seed=1)
+        >>> state = game.new_initial_state(seed=3)
+        >>> state.apply_seeded_chance()
+        >>> agent.step(state) in state.legal_actions()
+        True
     """
 
     options = ("seed", "early", "exact", "learned", "values", "hands", "keep")
@@ -71,12 +89,20 @@ class OnlineAgent(Agent):
     def __init__(self, game: Game, seed: int | None = None, early: str = "strong", exact: int = 2,
                  learned: int = 0, values: str = "default", hands: int = 0, keep: int = 8):
         super().__init__(game, seed)
-        if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False) \
-                or game.num_players != 1:
-            raise SolversError("the online agent plays solo Coast to Coast on the kernel "
+        if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
+            raise SolversError("the online agent plays Coast to Coast on the kernel "
                                "(load_game('c2c'), not the reference)")
+        from ..games.c2c.kernel import CoastToCoastKernel
         from ..games.c2c.online import REPORT_ONLINE, strong_online
 
+        # With several seats each decision is played as the solo round of
+        # the seat's own sheet (CoastKernelState.seat_as_solo): the sheets
+        # never interact, so the seat plays for the most points it can get.
+        self.solo: Game | None = None
+        if game.num_players > 1:
+            coast: Any = game
+            self.solo = CoastToCoastKernel(players=1, map=coast.map)
+            game = self.solo
         self.challenge = getattr(game, "challenge", None) is not None
         specs = {"strong": strong_online(self.challenge), "report": REPORT_ONLINE}
         if early not in specs:
@@ -147,7 +173,12 @@ class OnlineAgent(Agent):
             self._memo = (key, {})
         self._memo[1].update(rows)
 
+    def _solo_view(self, view: Any) -> Any:
+        """The decision as a solo round (several seats), else ``view``."""
+        return view if self.solo is None else view.seat_as_solo(self.solo)
+
     def _step(self, view: State) -> int:
+        view = self._solo_view(view)
         if self._exact_round(view):
             return self._best_end_move(view)
         if self._learned_round(view):
@@ -205,6 +236,7 @@ class OnlineAgent(Agent):
         return int(best[1])
 
     def _analyse(self, view: State) -> list[dict[str, Any]]:
+        view = self._solo_view(view)
         if self._learned_round(view) and not self._exact_round(view):
             return self._learned_rows(view)
         if not self._exact_round(view):
