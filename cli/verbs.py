@@ -437,7 +437,7 @@ class Play:
             if kind == "greedy":
                 out.print("  (score after: your score once the move is made; the greedy AI "
                           "looks no further)")
-            elif kind == "pimc" and self.game.num_players > 1:
+            elif kind in ("pimc", "online") and self.game.num_players > 1:
                 out.print("  (this AI plays its own sheet and does not weigh the others')")
             else:
                 note = _hook(self.info, "value_note")

@@ -265,3 +265,21 @@ def test_a_challenge_hint_of_the_online_agent_is_a_chance():
     assert row_value_words(info, game, {"value": 97.25, "value_kind": "points"}) == \
         "expected final score 97.2"
     assert row_value_words(info, game, {"value": 0.826}) == "win chance about 83% (value 0.83)"
+
+
+def test_a_two_player_hint_of_the_online_agent_is_the_seats_own_points(capsys, monkeypatch):
+    """With two seats the online agent values moves by the seat's own
+    expected points (it plays its own sheet): the hint says so, not a win
+    share; the control, the MCTS hint of the same game, is a win share."""
+    import re
+
+    script = "hint\n" + "1\n" * 40
+    code, out, err = run(capsys, "c2c", "play", "--players", "2", "--seed", "4", "--ai",
+                         "online:early=report,learned=4", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0, err
+    scores = [float(x) for x in re.findall(r"expected final score ([0-9.]+)", out)]
+    assert scores and all(20 < s < 250 for s in scores), out
+    assert "does not weigh the others'" in out and "win share" not in out
+    code, out, err = run(capsys, "c2c", "play", "--players", "2", "--seed", "4", "--ai",
+                         "mcts:iterations=100", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0 and "expected final score" not in out and "win share" in out

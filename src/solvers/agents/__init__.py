@@ -15,7 +15,8 @@ Kinds: ``random``, ``greedy`` (best immediate score), ``mcts``
 (information-set MCTS, optionally handing over to the exact endgame search)
 ``endgame`` (exact search, averaged over determinisations), and for Coast
 to Coast ``pimc`` (perfect-information Monte Carlo) and ``online`` (the
-solo player whose last two rounds are exact).
+player whose last two rounds are exact; with several seats each seat's
+round is played as its own solo round).
 """
 
 from .base import Agent, agent_names, load_agent, parse_agent_spec

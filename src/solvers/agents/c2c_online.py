@@ -47,7 +47,7 @@ def end_key(win: float, points: float, challenge: bool) -> tuple[float, float]:
 
 @register("online")
 class OnlineAgent(Agent):
-    """The solo Coast to Coast online player (this module's docstring).
+    """The Coast to Coast online player (this module's docstring), solo or seat by seat.
 
     Options: ``seed``; ``early``: who plays the rounds before the exact ones,
     ``strong`` (the strong player of :func:`solvers.games.c2c.online.strong_online`,
