@@ -213,7 +213,10 @@ def test_the_searchers_value_ignores_what_it_cannot_see(players):
 def test_the_agents_choice_ignores_what_it_cannot_see(tmp_path):
     """The agent with a model (a 10-ply rollout valued by it) picks the same
     move and ranks the moves alike on twins, searching with one seed;
-    control: the twins' hidden cards differ."""
+    control: the twins' hidden cards differ. The search re-deals the hidden
+    cards at every iteration, so this checks the agent's whole path; a leak
+    in the features themselves is caught by the tests above (a copy whose
+    hand_gain read the next seat's hand passed this one)."""
     game = solvers.load_game(GAME, players=2)
     path = tmp_path / "m.json"
     random_model(game).save(path)
