@@ -37,6 +37,7 @@ from game_api cimport (
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
     action_table, solvers_action_index, solvers_int_list,
 )
+from eval_api cimport FeatureDef, SOLVERS_FEATURES_CAPSULE
 
 from solvers.errors import IllegalActionError, SolversError
 
@@ -1458,6 +1459,216 @@ cdef int bs_is_legal(const BsParams *p, const BsState *s, int action) noexcept n
     return 0
 
 
+# ----- evaluation features (eval_api.h) -------------------------------------------
+# The features a learned evaluation reads (solvers.learn, mcts.pyx), for seat
+# q: a block for q's Highway, a block for the other seats' (their mean), the
+# same two blocks scaled by the game's progress, and a few globals. Only what
+# q may see goes in: every Highway and its Landmarks, the Landmark row, hand
+# sizes, turns taken, the deck's size, and q's own hand; never another hand,
+# a pile below its top, another seat's payment or either deck's order
+# (docs/learning.md lists the features). Bump BS_FEATURES_VERSION whenever a
+# feature's meaning changes.
+cdef enum:
+    BS_FEATURES_VERSION = 1
+    BS_BLOCK = 8             # features per block (see bs_features)
+    BS_NUM_FEATURES = 4 * BS_BLOCK + 6
+
+BS_FEATURE_NAMES = tuple(
+    [f"{who}{scaled}:{name}" for scaled in ("", "*progress") for who in ("own", "others")
+     for name in ("points", "cards", "landmarks", "claimable", "growing_miles", "near",
+                  "persistent", "hand_size")]
+    + ["progress", "to_move", "turns_left", "hand_gain", "hand_miles", "bias"])
+
+
+cdef inline int eff_miles(const BsParams *p, const BsState *s, int r, int i) noexcept nogil:
+    """The miles card ``i`` of seat ``r``'s Highway counts (its tag plus a
+    mile_tag Landmark above it), as bs_score counts them."""
+    cdef int l = s.mark_lm[r][i]
+    return p.miles[s.hw[r][i]] + (p.lm_arg[l] if l and p.lm_kind[l] == 1 else 0)
+
+
+cdef int end_runs(const BsParams *p, const BsState *s, int r, int *l_ic, int *l_mi,
+                  int *r_ic, int *r_mi) noexcept nogil:
+    """Per Scenery type, the icons and miles of the run touching the left
+    end of seat ``r``'s Highway and of the one touching the right end (0
+    where the end card lacks the type). Returns the mask of the types whose
+    run spans the whole Highway (then both ends touch the same run)."""
+    cdef int n = s.hw_n[r], t, i, k, whole = 0
+    for t in range(BS_KINDS):
+        l_ic[t] = 0
+        l_mi[t] = 0
+        r_ic[t] = 0
+        r_mi[t] = 0
+        i = 0
+        while i < n:
+            k = icons(p, s.hw[r][i], t)
+            if not k:
+                break
+            l_ic[t] += k
+            l_mi[t] += eff_miles(p, s, r, i)
+            i += 1
+        if n and i == n:
+            whole |= 1 << t
+        i = n - 1
+        while i >= 0:
+            k = icons(p, s.hw[r][i], t)
+            if not k:
+                break
+            r_ic[t] += k
+            r_mi[t] += eff_miles(p, s, r, i)
+            i -= 1
+    return whole
+
+
+cdef void seat_block(const BsParams *p, const BsState *s, int r, int row_types, float *blk) noexcept nogil:
+    """Adds seat ``r``'s block (the order of BS_FEATURE_NAMES) to ``blk``:
+    points so far, Highway cards, Landmarks, the Scenery types through which
+    a Landmark of the row could be claimed now, the miles of the Stretches
+    touching an end (they can still grow), the runs touching an end one icon
+    short of a Stretch, Persistent Materials (Landmarks' included), hand
+    size. Everything here is public."""
+    cdef int n = s.hw_n[r], i, t, c, l, here, ending, open_ = 0, whole
+    cdef int landmarks = 0, persistent = 0, claim = 0, growing = 0, near = 0
+    cdef int used = 0, free_card = 0
+    cdef int ic[BS_KINDS]
+    cdef int l_ic[BS_KINDS]
+    cdef int l_mi[BS_KINDS]
+    cdef int r_ic[BS_KINDS]
+    cdef int r_mi[BS_KINDS]
+    for t in range(BS_KINDS):
+        ic[t] = 0
+    # Landmarks, Persistent Materials, and the types with an unused Stretch
+    # holding a card with no Landmark (claimable_scenery's pass, for seat r)
+    for i in range(n + 1):
+        if i < n:
+            c = s.hw[r][i]
+            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
+        else:
+            here = 0
+        ending = open_ & ~here
+        while ending:
+            t = ctz64(ending)
+            ending &= ending - 1
+            if ic[t] >= 3 and not (used >> t) & 1 and (free_card >> t) & 1:
+                claim |= 1 << t
+            ic[t] = 0
+        used &= here
+        free_card &= here
+        open_ = here
+        if i < n:
+            ic[p.sc[c][0]] += 1
+            ic[p.sc[c][1]] += 1
+            if p.persist[c] >= 0:
+                persistent += 1
+            l = s.mark_lm[r][i]
+            if l:
+                landmarks += 1
+                used |= 1 << s.mark_type[r][i]
+                if p.lm_kind[l] == 2:
+                    persistent += 1
+            else:
+                free_card |= here
+    whole = end_runs(p, s, r, l_ic, l_mi, r_ic, r_mi)
+    for t in range(BS_KINDS):
+        if l_ic[t] >= 3:
+            growing += l_mi[t]
+        elif l_ic[t] == 2:
+            near += 1
+        if (whole >> t) & 1:
+            continue            # the right end's run is the left end's
+        if r_ic[t] >= 3:
+            growing += r_mi[t]
+        elif r_ic[t] == 2:
+            near += 1
+    blk[0] += bs_score(p, s, r)
+    blk[1] += n
+    blk[2] += landmarks
+    blk[3] += popcount64(<uint64_t>(claim & row_types))
+    blk[4] += growing
+    blk[5] += near
+    blk[6] += persistent
+    blk[7] += count2(s.hand[r])
+
+
+cdef int hand_gain(const BsParams *p, const BsState *s, int q) noexcept nogil:
+    """The Stretch points seat ``q``'s hand cards would add at once, each
+    built alone at the better end of ``q``'s Highway (costs ignored): per
+    type a card shows, its miles when the run it joins reaches three icons,
+    plus the run's own miles when that run was not a Stretch yet."""
+    cdef int l_ic[BS_KINDS]
+    cdef int l_mi[BS_KINDS]
+    cdef int r_ic[BS_KINDS]
+    cdef int r_mi[BS_KINDS]
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef int n, i, c, t, k, gl, gr, total = 0
+    if s.hw_n[q] == 0:
+        return 0            # one card makes no Stretch (at most two icons)
+    end_runs(p, s, q, l_ic, l_mi, r_ic, r_mi)
+    n = cards_of(s.hand[q], buf)
+    for i in range(n):
+        c = buf[i]
+        gl = 0
+        gr = 0
+        for t in range(BS_KINDS):
+            k = icons(p, c, t)
+            if not k:
+                continue
+            if l_ic[t] + k >= 3:
+                gl += p.miles[c] + (l_mi[t] if l_ic[t] < 3 else 0)
+            if r_ic[t] + k >= 3:
+                gr += p.miles[c] + (r_mi[t] if r_ic[t] < 3 else 0)
+        total += gl if gl > gr else gr
+    return total
+
+
+cdef void bs_features(const void *params, const void *st, int seat, float *out) noexcept nogil:
+    """``FeatureDef.features`` for Big Sur (the layout of BS_FEATURE_NAMES):
+    seat's block, the others' mean block (seat_block), both scaled by the
+    progress, then progress (Highway cards dealt from the deck after the
+    setup, out of all), whether seat is in the middle of its turn, seat's
+    turns left, hand_gain, the mile tags in seat's hand, and a constant 1."""
+    cdef const BsParams *p = <const BsParams *>params
+    cdef const BsState *s = <const BsState *>st
+    cdef float blk[2][BS_BLOCK]
+    cdef int r, j, row_types = 0, others = 0, miles = 0, n, i
+    cdef uint64_t m = s.row
+    cdef uint8_t buf[BS_MAX_CARDS]
+    cdef float prog
+    memset(blk, 0, sizeof(blk))
+    while m:
+        row_types |= p.lm_mask[ctz64(m) + 1]
+        m &= m - 1
+    for r in range(p.players):
+        if r == seat:
+            seat_block(p, s, r, row_types, blk[0])
+        else:
+            seat_block(p, s, r, row_types, blk[1])
+            others += 1
+    if others > 1:
+        for j in range(BS_BLOCK):
+            blk[1][j] /= others
+    n = p.deck_size - p.setup_cards
+    prog = (s.pos - p.setup_cards) / <float>n if n > 0 else 1.0
+    if prog < 0:
+        prog = 0
+    if prog > 1:
+        prog = 1
+    for j in range(BS_BLOCK):
+        out[j] = blk[0][j]
+        out[BS_BLOCK + j] = blk[1][j]
+        out[2 * BS_BLOCK + j] = blk[0][j] * prog
+        out[3 * BS_BLOCK + j] = blk[1][j] * prog
+    n = cards_of(s.hand[seat], buf)
+    for i in range(n):
+        miles += p.miles[buf[i]]
+    out[4 * BS_BLOCK] = prog
+    out[4 * BS_BLOCK + 1] = 1.0 if (s.player == seat and BS_TAKE <= s.step <= BS_PLACE) else 0.0
+    out[4 * BS_BLOCK + 2] = (p.deck_size - p.setup_cards) // (2 * p.players) - s.turns[seat]
+    out[4 * BS_BLOCK + 3] = hand_gain(p, s, seat)
+    out[4 * BS_BLOCK + 4] = miles
+    out[4 * BS_BLOCK + 5] = 1.0
+
+
 # ----- Python classes -------------------------------------------------------------------
 cdef class BigSurCore:
     """The constant tables of one game (player count and card set) and its
@@ -1466,6 +1677,7 @@ cdef class BigSurCore:
 
     cdef BsParams *params
     cdef GameDef gamedef
+    cdef FeatureDef featuredef
     cdef object __weakref__
 
     def __cinit__(self, dict t):
@@ -1561,6 +1773,10 @@ cdef class BigSurCore:
         g.rollout_action = bs_rollout_action
         g.playout = bs_playout
         g.public_decisions = 0         # discards to pay are hidden
+        self.featuredef.game = b"bigsur"
+        self.featuredef.version = BS_FEATURES_VERSION
+        self.featuredef.num_features = BS_NUM_FEATURES
+        self.featuredef.features = bs_features
 
     def __dealloc__(self):
         if self.params != NULL:
@@ -1602,6 +1818,16 @@ cdef class BigSurCore:
         """A PyCapsule "solvers.GameDef" pointing at this game's GameDef
         (it keeps this object, and so the tables, alive)."""
         return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
+
+    def features_capsule(self):
+        """A PyCapsule "solvers.Features" pointing at this game's FeatureDef
+        (eval_api.h; it keeps this object alive): the evaluation features a
+        learned model reads (``BS_FEATURE_NAMES``)."""
+        return owned_capsule(&self.featuredef, SOLVERS_FEATURES_CAPSULE, self)
+
+    @property
+    def feature_names(self) -> tuple:
+        return BS_FEATURE_NAMES
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random

@@ -97,6 +97,17 @@ class BigSurKernel(KernelGame):
             setattr(self, attr, getattr(rules, attr))
         self.core = BigSurCore(kernel_tables(rules))
 
+    def _features_capsule(self) -> Any:
+        """A PyCapsule "solvers.Features" (eval_api.h): the evaluation
+        features a learned model reads inside the C search, each computed from
+        what one seat may see (names: :attr:`feature_names`; docs/learning.md)."""
+        return self.core.features_capsule()
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The names of the evaluation features, in order."""
+        return self.core.feature_names
+
     def place_action(self, scenery: str, position: int) -> int:
         return self.rules.place_action(scenery, position)
 
