@@ -27,6 +27,7 @@ from game_api cimport (
     SOLVERS_GAMEDEF_CAPSULE, SOLVERS_STATE_CAPSULE, owned_capsule,
     action_table, solvers_action_index, solvers_int_list,
 )
+from eval_api cimport FeatureDef, SOLVERS_FEATURES_CAPSULE
 
 from solvers.errors import IllegalActionError, SolversError
 
@@ -862,6 +863,143 @@ cdef int sc_is_legal(const ScParams *p, const ScState *s, int action) noexcept n
     return 0
 
 
+# ----- evaluation features (eval_api.h) -------------------------------------------
+# The features a learned evaluation reads (solvers.learn, mcts.pyx), for seat
+# q: a block for q, a block for the other seats (their mean), the same two
+# blocks scaled by the game's progress, and a few globals. Only what q may see
+# goes in: the island's face-up tiles and every building, the track, every
+# seat's building cards (the sets and the plays are public), the number of
+# scoring cards and bird tokens each seat holds, and q's own scoring cards and
+# bird-token values; never another seat's scoring cards or token values, a
+# face-down tile, the pile or the bag. Bump SC_FEATURES_VERSION whenever a
+# feature's meaning changes (docs/learning.md has the table).
+cdef enum:
+    SC_FEATURES_VERSION = 1
+    SC_BLOCK = 8             # features per block (see sc_features)
+    SC_NUM_FEATURES = 4 * SC_BLOCK + 7
+
+FEATURE_NAMES = tuple(
+    [f"{who}{scaled}:{name}" for scaled in ("", "*progress") for who in ("own", "others")
+     for name in ("score", "birds", "bird_tokens", "buildings", "my_cards_pay", "cards_held",
+                  "build_cards", "reach_best")]
+    + ["progress", "to_move", "round_two", "lead", "ahead", "ahead*progress", "bias"])
+
+
+cdef int reach_best(const ScParams *p, const ScState *s, int x, uint64_t any_occ) noexcept nogil:
+    """The most points of a free face-up site that seat ``x``'s building cards
+    reach (a ship or double move: the coast; a road or double: the sites a
+    road joins to x's buildings; a river or double: the rivers x is on), for a
+    building x still has; 0 when none. Face-down tiles are not read."""
+    cdef uint64_t mine = s.occ[x], reach = 0, m
+    cdef int r, best = 0, t, dbl = s.hand_build[x][3]
+    if s.hand_build[x][0] or dbl:
+        reach |= p.coast
+    if s.hand_build[x][1] or dbl:
+        m = mine
+        while m:
+            reach |= p.road[ctz64(m)]
+            m &= m - 1
+    if s.hand_build[x][2] or dbl:
+        for r in range(p.num_rivers):
+            if p.river_sites[r] & mine:
+                reach |= p.river_sites[r]
+    m = reach & s.face_up & ~any_occ & p.all_sites
+    while m:
+        t = s.site_tile[ctz64(m)]
+        m &= m - 1
+        if t >= 0 and s.supply[x][p.tile_building[t]] > 0 and p.tile_points[t] > best:
+            best = p.tile_points[t]
+    return best
+
+
+cdef void sc_features(const void *params, const void *st, int seat, float *out) noexcept nogil:
+    """``FeatureDef.features`` for Santa Cruz (the layout of FEATURE_NAMES).
+
+    Per block, for that block's seats: the score on the track; bird tokens'
+    value (``seat``'s own: the real values; another seat's: its count times
+    the mean value of the tokens ``seat`` has not seen); the number of bird
+    tokens; buildings on the island; what ``seat``'s own scoring cards would
+    pay that seat if played now (my_cards_pay); scoring cards held (a count);
+    building cards left (a double move counts 2); the best points a building
+    card of that seat reaches (reach_best). Globals: progress (cards played
+    over both rounds), whether ``seat`` is to move, round two, the lead
+    (``seat``'s score and birds less the best other seat's; the birds left
+    out once the game is over, as they are on the track), ahead (1, 0.5 on a
+    tie, 0) and ahead scaled by progress, and a constant 1."""
+    cdef const ScParams *p = <const ScParams *>params
+    cdef const ScState *s = <const ScState *>st
+    cdef float blk[2][SC_BLOCK]
+    cdef int q, b, others = 0, own_n, own_val, total_n = 0, total_val = 0, v, played = 0, hand
+    cdef int cards, c, k
+    cdef uint64_t any_occ = 0
+    cdef uint32_t mine_cards = s.hand_score[seat], cm
+    cdef float ev, prog, total, own_total = 0, best_other = -1e9
+    memset(blk, 0, sizeof(blk))
+    for q in range(p.num_players):
+        any_occ |= s.occ[q]
+    for v in range(3):
+        total_n += p.bird_counts[v]
+        total_val += (v + 1) * p.bird_counts[v]
+    own_n = s.birds[seat][0] + s.birds[seat][1] + s.birds[seat][2]
+    own_val = s.birds[seat][0] + 2 * s.birds[seat][1] + 3 * s.birds[seat][2]
+    ev = <float>(total_val - own_val) / (total_n - own_n) if total_n > own_n else 0.0
+    for q in range(p.num_players):
+        b = 0 if q == seat else 1
+        if b:
+            others += 1
+        cards = s.birds[q][0] + s.birds[q][1] + s.birds[q][2]
+        blk[b][0] += s.score[q]
+        blk[b][1] += own_val if q == seat else cards * ev
+        blk[b][2] += cards
+        blk[b][3] += popcount64(s.occ[q])
+        cm = mine_cards
+        while cm:
+            c = ctz64(<uint64_t>cm)
+            cm &= cm - 1
+            blk[b][4] += card_points(p, s, c, q)
+        blk[b][5] += popcount64(<uint64_t>s.hand_score[q])
+        blk[b][6] += s.hand_build[q][0] + s.hand_build[q][1] + s.hand_build[q][2] \
+            + 2 * s.hand_build[q][3]
+        blk[b][7] += reach_best(p, s, q, any_occ)
+        # after round two the tokens are on the track already
+        total = s.score[q] + (0 if s.step == SC_OVER else (own_val if q == seat else cards * ev))
+        if q == seat:
+            own_total = total
+        elif total > best_other:
+            best_other = total
+        for k in range(4):
+            played += s.played_build[q][k]
+        played += popcount64(<uint64_t>s.played_score[q])
+    if others > 1:
+        for k in range(SC_BLOCK):
+            blk[1][k] /= others
+    # progress: the cards played over both rounds (the landings not counted)
+    hand = p.dealt_each
+    for k in range(4):
+        hand += p.set_cards[0][k]
+    if s.step == SC_OVER:
+        prog = 1.0
+    elif s.step <= SC_DEAL or hand <= 0:
+        prog = 0.0
+    else:
+        prog = ((s.round - 1) * p.num_players * hand + played) / (2.0 * p.num_players * hand)
+        if prog > 1:
+            prog = 1
+    for k in range(SC_BLOCK):
+        out[k] = blk[0][k]
+        out[SC_BLOCK + k] = blk[1][k]
+        out[2 * SC_BLOCK + k] = blk[0][k] * prog
+        out[3 * SC_BLOCK + k] = blk[1][k] * prog
+    k = 4 * SC_BLOCK
+    out[k] = prog
+    out[k + 1] = 1.0 if sc_current_player(params, st) == seat else 0.0
+    out[k + 2] = 1.0 if s.round == 2 else 0.0
+    out[k + 3] = own_total - best_other
+    out[k + 4] = 1.0 if own_total > best_other else (0.5 if own_total == best_other else 0.0)
+    out[k + 5] = out[k + 4] * prog
+    out[k + 6] = 1.0
+
+
 # ----- Python objects ------------------------------------------------------------
 cdef class SantaCruzCore:
     """The constant tables of one game (player count and island) and its
@@ -871,6 +1009,7 @@ cdef class SantaCruzCore:
 
     cdef ScParams *params
     cdef GameDef gamedef
+    cdef FeatureDef featuredef
     cdef object __weakref__
 
     def __cinit__(self, rules):
@@ -971,6 +1110,10 @@ cdef class SantaCruzCore:
         g.rollout_action = sc_rollout_action
         g.playout = NULL
         g.public_decisions = 0         # round-two discards are secret
+        self.featuredef.game = b"santacruz"
+        self.featuredef.version = SC_FEATURES_VERSION
+        self.featuredef.num_features = SC_NUM_FEATURES
+        self.featuredef.features = sc_features
 
     def __dealloc__(self):
         free(self.params)
@@ -999,6 +1142,16 @@ cdef class SantaCruzCore:
     def gamedef_capsule(self):
         """A PyCapsule "solvers.GameDef" pointing at this game's GameDef."""
         return owned_capsule(&self.gamedef, SOLVERS_GAMEDEF_CAPSULE, self)
+
+    def features_capsule(self):
+        """A PyCapsule "solvers.Features" pointing at this game's FeatureDef
+        (eval_api.h; it keeps this object alive): the evaluation features a
+        learned model reads (``FEATURE_NAMES``)."""
+        return owned_capsule(&self.featuredef, SOLVERS_FEATURES_CAPSULE, self)
+
+    @property
+    def feature_names(self) -> tuple:
+        return FEATURE_NAMES
 
     def play_random_games(self, long n, uint64_t seed):
         """Play ``n`` games in C, chance and players uniformly at random;

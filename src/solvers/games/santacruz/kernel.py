@@ -50,6 +50,18 @@ class SantaCruzKernel(KernelGame):
         state._load(self.core, self, ref)
         return state
 
+    def _features_capsule(self) -> Any:
+        """A PyCapsule "solvers.Features" (``_core/eval_api.h``): the evaluation
+        features a learned model reads inside the C search, each computed from
+        what one seat may see (names: :attr:`feature_names`; the table is in
+        docs/learning.md)."""
+        return self.core.features_capsule()
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The names of the evaluation features, in order."""
+        return tuple(self.core.feature_names)
+
     def __reduce__(self):
         return (SantaCruzKernel, (self.num_players, self.island))
 
