@@ -848,12 +848,18 @@ cdef int placements(const BsParams *p, const BsState *s, int landmark, int *out)
     return n
 
 
-cdef int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
+cdef inline int claimable_scenery(const BsParams *p, const BsState *s) noexcept nogil:
     """Bit mask of the Scenery types through which the player to move could
-    place a Landmark now: t is set when an unused Stretch of t has a card
+    place a Landmark now (:func:`claimable_of` for that seat)."""
+    return claimable_of(p, s, s.player)
+
+
+cdef int claimable_of(const BsParams *p, const BsState *s, int q) noexcept nogil:
+    """Bit mask of the Scenery types through which seat ``q`` could place a
+    Landmark on its Highway: t is set when an unused Stretch of t has a card
     holding no Landmark (the test ``placements`` makes, for every t at once,
     in one pass along the Highway)."""
-    cdef int q = s.player, t, i, c, l, mask = 0, n = s.hw_n[q], here, ending
+    cdef int t, i, c, l, mask = 0, n = s.hw_n[q], here, ending
     cdef int ic[BS_KINDS]
     cdef int used = 0, free_card = 0, open_ = 0
     for t in range(BS_KINDS):
@@ -1527,47 +1533,23 @@ cdef void seat_block(const BsParams *p, const BsState *s, int r, int row_types, 
     touching an end (they can still grow), the runs touching an end one icon
     short of a Stretch, Persistent Materials (Landmarks' included), hand
     size. Everything here is public."""
-    cdef int n = s.hw_n[r], i, t, c, l, here, ending, open_ = 0, whole
-    cdef int landmarks = 0, persistent = 0, claim = 0, growing = 0, near = 0
-    cdef int used = 0, free_card = 0
-    cdef int ic[BS_KINDS]
+    cdef int n = s.hw_n[r], i, t, c, l, whole
+    cdef int landmarks = 0, persistent = 0, growing = 0, near = 0
+    cdef int claim = claimable_of(p, s, r)
     cdef int l_ic[BS_KINDS]
     cdef int l_mi[BS_KINDS]
     cdef int r_ic[BS_KINDS]
     cdef int r_mi[BS_KINDS]
-    for t in range(BS_KINDS):
-        ic[t] = 0
-    # Landmarks, Persistent Materials, and the types with an unused Stretch
-    # holding a card with no Landmark (claimable_scenery's pass, for seat r)
-    for i in range(n + 1):
-        if i < n:
-            c = s.hw[r][i]
-            here = (1 << p.sc[c][0]) | (1 << p.sc[c][1])
-        else:
-            here = 0
-        ending = open_ & ~here
-        while ending:
-            t = ctz64(ending)
-            ending &= ending - 1
-            if ic[t] >= 3 and not (used >> t) & 1 and (free_card >> t) & 1:
-                claim |= 1 << t
-            ic[t] = 0
-        used &= here
-        free_card &= here
-        open_ = here
-        if i < n:
-            ic[p.sc[c][0]] += 1
-            ic[p.sc[c][1]] += 1
-            if p.persist[c] >= 0:
+    # Landmarks and Persistent Materials (a Landmark may supply one)
+    for i in range(n):
+        c = s.hw[r][i]
+        if p.persist[c] >= 0:
+            persistent += 1
+        l = s.mark_lm[r][i]
+        if l:
+            landmarks += 1
+            if p.lm_kind[l] == 2:
                 persistent += 1
-            l = s.mark_lm[r][i]
-            if l:
-                landmarks += 1
-                used |= 1 << s.mark_type[r][i]
-                if p.lm_kind[l] == 2:
-                    persistent += 1
-            else:
-                free_card |= here
     whole = end_runs(p, s, r, l_ic, l_mi, r_ic, r_mi)
     for t in range(BS_KINDS):
         if l_ic[t] >= 3:
