@@ -9,10 +9,11 @@ import json
 import math
 
 import pytest
+from learned_twins import twin_leaf_values
 from random_play import random_game
-from solvers._core.mcts import Search, features_info, features_of
 
 import solvers
+from solvers._core.mcts import Search, features_info, features_of
 from solvers.agents import load_agent
 from solvers.errors import SolversError
 from solvers.learn.model import Model, load_model, model_from_json, resolve_model
@@ -80,8 +81,7 @@ def test_the_searchers_value_ignores_what_it_cannot_see(game):
         seat = state.current_player()
         twin = state.resample(seat, 7)
         for m in (model, own):
-            s = Search(game._gamedef_capsule(), state._state_capsule(), **m.search_options(game))
-            a, b = s.leaf_value(state._state_capsule()), s.leaf_value(twin._state_capsule())
+            a, b = twin_leaf_values(game, m, state, twin)
             assert a[seat] == b[seat]
             if m is model:
                 assert a == b

@@ -11,9 +11,10 @@ import json
 import struct
 
 import pytest
+from learned_twins import twin_leaf_values
 
 import solvers
-from solvers._core.mcts import Search, features_info, features_of
+from solvers._core.mcts import features_info, features_of
 from solvers.agents import load_agent
 from solvers.errors import SolversError
 from solvers.learn.model import Model, load_model
@@ -289,8 +290,7 @@ def test_the_searchers_value_ignores_what_it_cannot_see(players):
         for k in range(3):
             twin = state.resample(seat, seed * 7 + k)
             for m in (model, own):
-                s = Search(game._gamedef_capsule(), state._state_capsule(), **m.search_options(game))
-                a, b = s.leaf_value(state._state_capsule()), s.leaf_value(twin._state_capsule())
+                a, b = twin_leaf_values(game, m, state, twin)
                 assert a[seat] == b[seat]
                 if m is model and players == 2:
                     assert a == b

@@ -1,0 +1,15 @@
+"""Shared by the learned-evaluation tests (tests/test_learned*.py): a
+model's values of a position and of its twin, as the search reads them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def twin_leaf_values(game: Any, model: Any, state: Any, twin: Any) -> tuple[list, list]:
+    """A learned ``model``'s leaf values of ``state`` and of its ``twin``,
+    both read by one search rooted at ``state`` (solvers._core.mcts)."""
+    from solvers._core.mcts import Search
+
+    s = Search(game._gamedef_capsule(), state._state_capsule(), **model.search_options(game))
+    return s.leaf_value(state._state_capsule()), s.leaf_value(twin._state_capsule())
