@@ -80,7 +80,8 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
                    "and rounds 1-2 [default: 1]; more make less noisy targets, each costing "
                    "a round's ends.")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
-              help="Solo values: games played side by side [default: all cores].")
+              help="Games played side by side, in self-play and the strength match "
+                   "[default: all cores]; the model is the same on any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
@@ -105,7 +106,9 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     model is fitted to them. The model is evaluated in C at the search's
     leaves: play it with 'mcts:model=FILE'. At the end a match against plain
     MCTS at the same iterations gives its strength (seats rotated, 95%
-    interval). A stopped run goes on with --resume. See docs/learning.md.
+    interval). A checkpoint is kept every minute and when the run stops
+    (Ctrl-C included); a stopped run goes on with --resume. See
+    docs/learning.md.
     """
     name = solvers.canonical_game_name(game_name)
     info = game_info(name)
@@ -130,7 +133,7 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
         model = run_training(name, out=out_path, seed=seed, games=games, iterations=iterations,
                              players=players, resume=resume, eval_games=eval_games,
                              command=command, progress=advance, mix=mix,
-                             rollout_plies=rollout_plies)
+                             rollout_plies=rollout_plies, workers=workers)
     if as_json:
         print_json(model.to_json())
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from learned_twins import twin_leaf_values
 from random_play import random_game
@@ -210,9 +211,9 @@ def test_training_resumes_to_the_same_model(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, checkpoint_every=1,
-              progress=stop_after_two)
-    assert ckpt.exists()
+        train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0,
+              checkpoint_seconds=3600, progress=stop_after_two)
+    assert ckpt.exists()           # written when the run stopped, not by the clock
     resumed = train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)
     whole = train(GAME, out=b, seed=8, games=3, iterations=15, eval_games=0)
     assert resumed.weights == whole.weights
@@ -221,10 +222,34 @@ def test_training_resumes_to_the_same_model(tmp_path):
     with pytest.raises(SolversError, match="cannot resume"):
         train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)
     with pytest.raises(KeyboardInterrupt):
-        train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, checkpoint_every=1,
+        train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0,
               progress=stop_after_two)
     with pytest.raises(SolversError, match="cannot resume"):     # other options
         train(GAME, out=a, seed=9, games=3, iterations=15, eval_games=0, resume=True)
+
+
+def test_self_play_on_two_workers_keeps_the_games_order(tmp_path):
+    """Games played side by side give the samples of each game, one after
+    the other in game order: those of calling the self-play of each game by
+    its index, one at a time; a checkpoint after every game holds them."""
+    from solvers.learn.train import TrainConfig, _self_play, game_seeds, self_play_game
+
+    game = solvers.load_game(GAME)
+    config = TrainConfig(game=GAME, players=2, seed=6, games=5, iterations=12)
+    xs, ys, seen = [], [], []
+    ckpt = tmp_path / "m.json.ckpt.npz"
+
+    def watch(stage, done, total):
+        seen.append(done)
+
+    done = _self_play(config, 1, xs, ys, ckpt, 36, 0.0, watch, workers=2)
+    assert done == 5 and seen == [2, 3, 4, 5] and len(xs) == 4
+    for i, (x, y) in enumerate(zip(xs, ys), start=1):
+        want_x, want_y = self_play_game(game, 12, *game_seeds(6, i))
+        assert np.array_equal(x, want_x) and np.array_equal(y, want_y)
+    with np.load(ckpt) as data:
+        assert int(data["games_done"]) == 5
+        assert np.array_equal(data["x"], np.concatenate(xs))
 
 
 def _write(tmp_path, name, content):

@@ -18,9 +18,13 @@ The recipe, for any game whose kernel offers evaluation features
    (:func:`solvers.tournament.run_tournament`), of MCTS with the model
    against plain MCTS at the same iteration budget.
 
-Samples are kept in a checkpoint (``OUT.ckpt.npz``) every few games, so
-``resume=True`` goes on from there; a finished run leaves the model at
-``OUT`` with its training command, seed, sizes and strength in it.
+Self-play games run side by side on ``workers`` processes (or Ray); each
+game's seeds belong to its index, so the samples, and the model, are the
+same on any worker count and backend. Samples are kept in a checkpoint
+(``OUT.ckpt.npz``) about every ``checkpoint_seconds`` of wall time and when
+the run stops (Ctrl-C included), so ``resume=True`` goes on from there; a
+finished run leaves the model at ``OUT`` with its training command, seed,
+sizes and strength in it.
 """
 
 from __future__ import annotations
@@ -101,6 +105,65 @@ def self_play_game(game: Any, iterations: int, deal_seed: int, agent_seed: int,
     return x, y
 
 
+class SelfPlayJob:
+    """Self-play game ``index`` of a training run (picklable: it travels to
+    worker processes, which load the game once)."""
+
+    def __init__(self, config: TrainConfig):
+        self.config = config
+        self._game: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.config = state["config"]
+        self._game = None
+
+    def __call__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        if self._game is None:
+            from .. import load_game
+            self._game = load_game(self.config.game, players=self.config.players)
+        deal, agent = game_seeds(self.config.seed, index)
+        return self_play_game(self._game, self.config.iterations, deal, agent)
+
+
+def _self_play(config: TrainConfig, done: int, xs: list[np.ndarray], ys: list[np.ndarray],
+               ckpt: Path, width: int, checkpoint_seconds: float,
+               progress: Callable[[str, int, int], None] | None, **where: Any) -> int:
+    """Play self-play games ``done`` to ``config.games - 1``, appending their
+    samples to ``xs``/``ys`` in game order (games that finish early wait for
+    the ones before them); checkpoints as :func:`train` says. Returns the
+    games done."""
+    from ..parallel import run_jobs
+
+    waiting: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    saved_at, saved_done = _time.perf_counter(), done
+
+    def save() -> None:
+        nonlocal saved_at, saved_done
+        if done > saved_done:
+            _save_checkpoint(ckpt, config, done, xs, ys, width)
+            saved_at, saved_done = _time.perf_counter(), done
+
+    first = done
+    try:
+        for index, sample in run_jobs(SelfPlayJob(config), range(first, config.games), **where):
+            waiting[first + index] = sample
+            while done in waiting:
+                x, y = waiting.pop(done)
+                xs.append(x)
+                ys.append(y)
+                done += 1
+                if progress is not None:
+                    progress("self-play", done, config.games)
+            if _time.perf_counter() - saved_at >= checkpoint_seconds:
+                save()
+    finally:
+        save()
+    return done
+
+
 def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50) -> np.ndarray:
     """Weights ``w`` minimising the cross-entropy of ``sigmoid(x @ w)``
     against targets ``y`` in [0, 1], plus ``ridge * n * |w|^2 / 2``, by
@@ -168,14 +231,20 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
           eval_iterations: int | None = None, command: str = "",
           mix: float = 0.0, rollout_plies: int = 10,
           progress: Callable[[str, int, int], None] | None = None,
-          checkpoint_every: int = 10) -> Model:
+          checkpoint_seconds: float = 60.0, workers: int | None = 1,
+          backend: str = "local", address: str | None = None) -> Model:
     """Train a model for ``game_name`` (see the module docstring) and save it
     at ``out``; returns it. ``progress(stage, done, total)`` is called as
     games finish (stage ``"self-play"``, then ``"strength"``). ``mix`` and
     ``rollout_plies`` are the play settings written in the model (how a
     search uses it unless told otherwise: :mod:`.model`); the defaults, a
     10-ply rollout valued by the model, measured best on Switchbacks
-    (docs/learning.md)."""
+    (docs/learning.md). ``workers``, ``backend`` and ``address`` say where
+    the self-play games and the strength match run
+    (:func:`solvers.parallel.run_jobs`; None: every core); they change the
+    wall time only. A checkpoint is written when ``checkpoint_seconds`` have
+    passed since the last one (0: after every game), at the end of
+    self-play, and when the run is stopped."""
     from .. import canonical_game_name, load_game
     from .._core.mcts import features_info  # type: ignore[import-not-found]
     from ..registry import game_info
@@ -204,16 +273,9 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     start = _time.perf_counter()
     if progress is not None:
         progress("self-play", min(done, games), games)
-    for i in range(done, games):
-        deal, agent = game_seeds(seed, i)
-        x, y = self_play_game(game, iterations, deal, agent)
-        xs.append(x)
-        ys.append(y)
-        done = i + 1
-        if done % checkpoint_every == 0 or done == games:
-            _save_checkpoint(ckpt, config, done, xs, ys, info["num_features"])
-        if progress is not None:
-            progress("self-play", done, games)
+    if done < games:
+        done = _self_play(config, done, xs, ys, ckpt, info["num_features"], checkpoint_seconds,
+                          progress, workers=workers, backend=backend, address=address)
     x = np.concatenate(xs) if xs else np.zeros((0, info["num_features"]), np.float32)
     y = np.concatenate(ys) if ys else np.zeros(0)
     w = fit_logistic(x, y, config.ridge)
@@ -234,14 +296,16 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     model.save(out)
     if eval_games > 0:
         model.strength = measure_strength(model, out, eval_games, seed,
-                                          eval_iterations or iterations, progress)
+                                          eval_iterations or iterations, progress,
+                                          workers=workers, backend=backend, address=address)
         model.save(out)
     ckpt.unlink(missing_ok=True)
     return model
 
 
 def measure_strength(model: Model, path: Path, games: int, seed: int, iterations: int,
-                     progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+                     progress: Callable[[str, int, int], None] | None = None,
+                     **where: Any) -> dict[str, Any]:
     """MCTS with the model (its own play settings) against plain MCTS, both
     at ``iterations`` a move, ``games`` games with seats rotated; the model's
     wins (a shared first place is half a win) with a 95% Wilson interval."""
@@ -256,7 +320,8 @@ def measure_strength(model: Model, path: Path, games: int, seed: int, iterations
         if progress is not None:
             progress("strength", count[0], games)
 
-    r = run_tournament(model.game, specs, games, players=model.players, seed=seed + 1, workers=1,
+    where.setdefault("workers", 1)
+    r = run_tournament(model.game, specs, games, players=model.players, seed=seed + 1, **where,
                        progress=tick)
     a = r.agents[0]
     return {"opponent": specs[1], "player": specs[0].replace(str(path), "MODEL"),
