@@ -539,3 +539,23 @@ def test_a_foreign_server_is_not_taken_for_a_ray_cluster():
         server.shutdown()
     with pytest.raises(SolversError, match="'auto' or HOST:PORT"):
         _probe("nowhere")
+
+
+def test_self_play_for_training_on_ray_gives_each_games_samples_in_order(ray_instance, tmp_path):
+    """``solve train``'s self-play on Ray: the samples of each game, in game
+    order, as when each game is played here on its own."""
+    import numpy as np
+
+    import solvers
+    from solvers.learn.train import TrainConfig, _self_play, game_seeds, self_play_game
+
+    config = TrainConfig(game="switchbacks", players=2, seed=9, games=3, iterations=10)
+    xs: list = []
+    ys: list = []
+    done = _self_play(config, 0, xs, ys, tmp_path / "m.ckpt.npz", 36, 0.0, None,
+                      workers=2, backend="ray")
+    game = solvers.load_game("switchbacks")
+    assert done == 3 and len(xs) == 3
+    for i, (x, y) in enumerate(zip(xs, ys)):
+        want_x, want_y = self_play_game(game, 10, *game_seeds(9, i))
+        assert np.array_equal(x, want_x) and np.array_equal(y, want_y)
