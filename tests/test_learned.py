@@ -287,6 +287,24 @@ def test_bad_model_files_are_one_clear_error(tiny, tmp_path, game):
     assert model_from_json(good).weights == good["weights"]
 
 
+def test_a_spec_saying_model_none_plays_without_a_shipped_model(tiny, game, monkeypatch):
+    """Where a model ships, an agent spec's 'model=none' (read as None)
+    still means no model; an agent given no model option takes the shipped
+    one."""
+    import solvers.learn.model as model_module
+    from solvers.agents import parse_agent_spec
+
+    out, _ = tiny
+    monkeypatch.setattr(model_module, "shipped_model_path", lambda g: out)
+    kind, options = parse_agent_spec("mcts:iterations=50,model=none")
+    assert options["model"] is None
+    assert load_agent(kind, game, **options).model is None
+    assert load_agent("mcts", game, iterations=50, model="NONE").model is None
+    assert load_agent("mcts", game, iterations=50).model.weights == load_model(out).weights
+    kind, options = parse_agent_spec("mcts:iterations=50,model=default")
+    assert load_agent(kind, game, **options).model.weights == load_model(out).weights
+
+
 def test_the_model_round_trips_and_checks_its_fields(tiny):
     _, model = tiny
     raw = model.to_json()

@@ -26,6 +26,10 @@ def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     return value
 
 
+#: The ``model`` option when it is not given (None is "no model").
+_NOT_GIVEN: Any = object()
+
+
 @register("mcts")
 class MCTSAgent(Agent):
     """Information-set MCTS for the player to move (C when the game offers its
@@ -53,7 +57,8 @@ class MCTSAgent(Agent):
     ``model``: a learned leaf evaluation (:mod:`solvers.learn`; C backend
     only): a model file, ``default`` (the one the package ships for the game
     and seat count) or ``none`` (rollouts only); when the option is not
-    given, the shipped model if there is one, else none. ``mix`` (0 to 1):
+    given, the shipped model if there is one (and the backend is not
+    ``python``), else none. ``mix`` (0 to 1):
     the model's weight at a leaf against a rollout's result (default: the
     model's own setting; 1 is the model alone, no rollout); with a model, a
     rollout cut by ``rollout_plies`` is valued there by the model (default
@@ -71,7 +76,7 @@ class MCTSAgent(Agent):
                  time: float | None = None, c: float = 1.4, rollout_plies: int | None = None,
                  endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
                  backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None,
-                 threads: int | None = None, model: Any = None, mix: float | None = None):
+                 threads: int | None = None, model: Any = _NOT_GIVEN, mix: float | None = None):
         super().__init__(game, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -80,7 +85,12 @@ class MCTSAgent(Agent):
         self.c = _number("c", c, 0.0)
         from ..learn.model import default_model, resolve_model
 
-        self.model = default_model(game) if model is None else resolve_model(model, game)
+        # Not given: the shipped model, if any. None (a spec's 'model=none' reads
+        # as None) or "none": no model.
+        if model is _NOT_GIVEN:
+            self.model = None if backend == "python" else default_model(game)
+        else:
+            self.model = resolve_model(model, game)
         if self.model is not None and backend == "python":
             raise SolversError("a learned model runs in the C search only: use backend=c or model=none")
         if rollout_plies is None:

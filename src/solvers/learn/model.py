@@ -239,13 +239,18 @@ def load_model(path: str | Path) -> Model:
 def shipped_model_path(game: Any) -> Path | None:
     """The model file the package ships for ``game`` (a built game), from its
     record's ``model`` field (a ``"package:file"`` resource, ``{players}`` in
-    the file name standing for the seat count); None when it ships none."""
+    the file name standing for the seat count); None when it ships none, or
+    when the game was built from data of the user's own (``game.custom_data``:
+    a card file other than the package's), which the model never saw, or is
+    the pure-Python reference (no C features)."""
     from ..registry import game_info
 
     try:
         info = game_info(getattr(game, "name", ""))
     except SolversError:
         return None
+    if getattr(game, "custom_data", False) or not hasattr(game, "_features_capsule"):
+        return None     # other cards than the model saw, or the pure-Python reference
     spec = getattr(info, "model", None)
     if not spec:
         return None

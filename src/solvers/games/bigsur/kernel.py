@@ -21,7 +21,7 @@ from typing import Any
 from ..._core.big_sur import BigSurCore, KernelState, load_fields  # type: ignore[import-not-found]
 from ...game import State
 from ..kernel_game import KernelGame
-from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet
+from .data import BONUS_KINDS, MATERIALS, SCENERY, CardSet, load_cards
 from .reference import (
     FINISH,
     BigSur,
@@ -91,6 +91,9 @@ class BigSurKernel(KernelGame):
         rules = BigSur(players=players, cards=cards)  # validates the options
         self.rules = rules
         self.cards = rules.cards
+        #: Built from a card file other than the package's own (the shipped
+        #: model, trained on the package's cards, is then not used by default).
+        self.custom_data = cards is not None and rules.cards.to_json() != load_cards(None).to_json()
         self.num_players = rules.num_players
         for attr in ("deck", "turns_each", "num_cards", "num_landmarks", "max_highway",
                      "BUILD_BASE", *_ACTION_BASES):
