@@ -166,20 +166,35 @@ def seconds_option(default: float | None, help: str, **kwargs: Any) -> Callable:
 
 
 def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
-               iterations: int | None = None) -> Any:
+               iterations: int | None = None, model: str | None = None) -> Any:
     """An agent from a spec (checked: kind, options and their values);
     ``time``/``iterations`` fill in an MCTS budget that the spec leaves out,
-    and ``seed`` a seed it leaves out."""
+    ``seed`` a seed it leaves out, and ``model`` (``--model``) an MCTS
+    spec's learned evaluation."""
     from solvers.agents import load_agent, parse_agent_spec
 
     kind, options = parse_agent_spec(spec)
     options.setdefault("seed", seed)
+    if model is not None:
+        if kind.strip().lower() != "mcts":
+            raise SolversError(f"--model is for an MCTS AI, not {kind!r} (--ai mcts:...)")
+        if "model" in options:
+            raise SolversError("the model is given twice: in --ai's spec and by --model")
+        options["model"] = model
     if kind.strip().lower() == "mcts" and "time" not in options and "iterations" not in options:
         if time is not None and iterations is None:
             options["time"] = time
         if iterations is not None:
             options["iterations"] = iterations
     return load_agent(kind, game, **options)
+
+
+def model_option() -> Callable[[Any], Any]:
+    """``--model``: the learned evaluation of an MCTS AI."""
+    return click.option("--model", metavar="FILE|none", default=None,
+                        help="The MCTS AI's learned evaluation: a model file ('solve train'), "
+                             "'none' (rollouts only) or 'default' [default: the model the "
+                             "package ships for the game and seat count, if any; else none].")
 
 
 @contextmanager

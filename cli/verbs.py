@@ -48,7 +48,17 @@ from solvers.limits import MAX_NODES
 from solvers.registry import GameInfo, GameOption, load_object
 
 from . import common
-from .common import ITERATIONS, SEED, make_agent, out, plural, print_analysis, print_json, seconds_type
+from .common import (
+    ITERATIONS,
+    SEED,
+    make_agent,
+    model_option,
+    out,
+    plural,
+    print_analysis,
+    print_json,
+    seconds_type,
+)
 
 #: The moves listed under the board before each decision (all: 'moves').
 SHOWN_MOVES = 12
@@ -620,14 +630,15 @@ def make_play(info: GameInfo) -> click.Command:
     @click.option("--time", "seconds", type=seconds_type(), default=None, metavar="S",
                   help=f"Seconds per AI move (an MCTS spec without a budget) "
                        f"[default: {default_time:g}, or the game's iterations].")
+    @model_option()
     @click.option("--seed", type=SEED, default=None, help="Shuffle seed [default: random].")
     @click.option("--color/--no-color", default=True, show_default=True, help="Colour the board.")
     @click.option("--save", "save_file", metavar="FILE.json", type=click.Path(dir_okay=False),
                   help="Save the game to FILE.json at its end, or when you quit (checked before "
                        "the game starts).")
     @with_options(info)
-    def play(players: int, ai_spec: str | None, seconds: float | None, seed: int | None,
-             color: bool, save_file: str | None, **kwargs: Any) -> None:
+    def play(players: int, ai_spec: str | None, seconds: float | None, model: str | None,
+             seed: int | None, color: bool, save_file: str | None, **kwargs: Any) -> None:
         import secrets
 
         from solvers.files import check_output_path
@@ -645,7 +656,7 @@ def make_play(info: GameInfo) -> click.Command:
         count = budget.get("iterations") if seconds is None and "time" not in budget else None
         iterations = None if count is None else int(count)   # a record's budget holds numbers
         ai = make_agent(spec, game, seed, time=seconds if seconds is not None else
-                        (None if iterations else default_time), iterations=iterations)
+                        (None if iterations else default_time), iterations=iterations, model=model)
         ai.check_match()
         session = Play(info, game, seed, ai, seat=0, color=color, options=options)
         out.print(f"{info.title}, {plural(players, 'player')}, seed {seed}. You are player 0. "
@@ -693,18 +704,22 @@ def make_analyse(info: GameInfo) -> click.Command:
                   help="Seconds of search (an MCTS spec without a budget) [default: 1].")
     @click.option("--iterations", type=ITERATIONS, default=None, metavar="N",
                   help="Iterations of search instead of a time (replays exactly with --seed).")
+    @model_option()
     @click.option("--seed", type=SEED, default=0, show_default=True)
     @click.option("--top", type=click.IntRange(1), default=10, show_default=True,
                   help="How many moves to show.")
     @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
     @with_options(info, others=False)
     def analyse(position: str, ai_spec: str, seconds: float | None, iterations: int | None,
-                seed: int, top: int, as_json: bool, **kwargs: Any) -> None:
+                model: str | None, seed: int, top: int, as_json: bool, **kwargs: Any) -> None:
         state = load_state(info, position, options_from(info, kwargs))
         player = _to_move(state)
         if seconds is None and iterations is None:
             seconds = 1.0
-        agent = make_agent(ai_spec, state.game, seed, time=seconds, iterations=iterations)
+        agent = make_agent(ai_spec, state.game, seed, time=seconds, iterations=iterations,
+                           model=model)
+        if model is not None:
+            ai_spec += ("," if ":" in ai_spec else ":") + f"model={model}"
         data = common.analysis(info.name, position, state, agent, ai_spec, seed, top)
         if as_json:
             print_json(data)

@@ -358,3 +358,39 @@ def test_the_engine_searches_with_the_model(tiny, tmp_path):
                       "options": {"model": model, "mix": 1}})
         values[model] = {row["value"] for row in r["result"]["ranked"] if row["visits"]}
     assert values[path] == {0.5} and values["none"] != {0.5}
+
+
+def test_the_model_flag_of_analyse_and_play(tiny, tmp_path, capsys):
+    """``--model FILE|none`` sets an MCTS AI's learned evaluation: analyse
+    ranks as the same spec with ``model=`` does (and, the control, not as
+    with none); a model for a non-MCTS AI, twice, or a missing file is one
+    error line before any work."""
+    from cli_helpers import one_error_line, run
+
+    from solvers.games.switchbacks.position import state_to_position
+
+    out, _ = tiny
+    _, state = random_game(GAME, 2, seed=3, plies=30)
+    while state.is_chance_node():
+        state.apply_action(state.seeded_outcome())
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(state_to_position(state)))
+
+    def ranked(*args):
+        code, stdout, stderr = run(capsys, "switchbacks", "analyse", pos, "--iterations", "300",
+                                   "--json", *args)
+        assert code == 0, stderr
+        data = json.loads(stdout)
+        return data, [(m["action"], m["visits"]) for m in data["moves"]]
+
+    data, with_flag = ranked("--model", str(out))
+    assert f"model={out}" in json.dumps(data)
+    assert ranked("--ai", f"mcts:model={out}")[1] == with_flag
+    assert ranked("--model", "none")[1] == ranked("--ai", "mcts:model=none")[1] != with_flag
+    for args, needle in ((("--ai", "greedy", "--model", "none"), "for an MCTS AI"),
+                         (("--ai", "mcts:model=none", "--model", "none"), "given twice"),
+                         (("--model", str(tmp_path / "missing.json")), "missing.json")):
+        code, _, stderr = run(capsys, "switchbacks", "analyse", pos, "--iterations", "10", *args)
+        assert code == 2 and needle in one_error_line(stderr), stderr
+    code, _, stderr = run(capsys, "switchbacks", "play", "--model", "nothing.json", "--seed", "1")
+    assert code == 2 and "nothing.json" in one_error_line(stderr)
