@@ -79,14 +79,17 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
               help="Solo values: hands of the next round a sample averages, after the setup "
                    "and rounds 1-2 [default: 1]; more make less noisy targets, each costing "
                    "a round's ends.")
+@click.option("--self-play-model", metavar="FILE", default=None,
+              help="A model the self-play searches use, with its play settings: a second "
+                   "generation learns from stronger play [default: none, plain MCTS].")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Games played side by side, in self-play and the strength match "
                    "[default: all cores]; the model is the same on any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
-          challenge: str | None, player: str | None, hands: int | None, workers: int | None,
-          as_json: bool) -> None:
+          challenge: str | None, player: str | None, hands: int | None,
+          self_play_model: str | None, workers: int | None, as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
 
     \b
@@ -119,6 +122,9 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     for flag, given in (("--hands", hands), ("--player", player)):
         if given is not None and (seats != 1 or info.solo_trainer is None):
             raise SolversError(f"{flag}: only solo values take it (solve train c2c {flag} ...)")
+    if self_play_model is not None and seats == 1 and info.solo_trainer is not None:
+        raise SolversError("--self-play-model: solo values take --player instead "
+                           "(solve train c2c --player 'online:learned=4,values=FILE')")
     if seats == 1 and info.solo_trainer is not None:
         _train_solo(name, info.solo_trainer, out_path, seed, games, iterations, workers, resume,
                     challenge, hands or 1, player, as_json)
@@ -133,7 +139,8 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
         model = run_training(name, out=out_path, seed=seed, games=games, iterations=iterations,
                              players=players, resume=resume, eval_games=eval_games,
                              command=command, progress=advance, mix=mix,
-                             rollout_plies=rollout_plies, workers=workers)
+                             rollout_plies=rollout_plies, workers=workers,
+                             self_play_model=self_play_model)
     if as_json:
         print_json(model.to_json())
         return

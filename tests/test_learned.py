@@ -394,3 +394,40 @@ def test_the_model_flag_of_analyse_and_play(tiny, tmp_path, capsys):
         assert code == 2 and needle in one_error_line(stderr), stderr
     code, _, stderr = run(capsys, "switchbacks", "play", "--model", "nothing.json", "--seed", "1")
     assert code == 2 and "nothing.json" in one_error_line(stderr)
+
+
+def test_a_second_generation_plays_its_self_play_with_the_earlier_model(tiny, tmp_path, capsys):
+    """``self_play_model``: each self-play game is the one the searches with
+    that model play (called here on its own), not plain MCTS's (the
+    control); the file is named in the training record, and a checkpoint of
+    another self-play model is not resumed."""
+    from cli_helpers import one_error_line, run
+
+    from solvers.learn.train import TrainConfig, _self_play, game_seeds, self_play_game
+
+    out, model = tiny
+    game = solvers.load_game(GAME)
+    text = json.dumps(load_model(out).to_json(), sort_keys=True)
+    config = TrainConfig(game=GAME, players=2, seed=4, games=2, iterations=30, self_play_model=text)
+    xs, ys = [], []
+    _self_play(config, 0, xs, ys, tmp_path / "c.npz", 36, 3600.0, None, workers=1)
+    for i, x in enumerate(xs):
+        seeds = game_seeds(4, i)
+        assert np.array_equal(x, self_play_game(game, 30, *seeds, model=load_model(out))[0])
+        assert not np.array_equal(x, self_play_game(game, 30, *seeds)[0])
+    second = train(GAME, out=tmp_path / "g2.json", seed=4, games=2, iterations=30, eval_games=0,
+                   self_play_model=out)
+    assert second.training["self_play_model"]["file"] == str(out)
+
+    def stop(stage, done, total):
+        if done == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(GAME, out=tmp_path / "g3.json", seed=4, games=2, iterations=30, eval_games=0,
+              self_play_model=out, progress=stop)
+    with pytest.raises(SolversError, match="cannot resume"):
+        train(GAME, out=tmp_path / "g3.json", seed=4, games=2, iterations=30, eval_games=0,
+              resume=True)
+    code, _, stderr = run(capsys, "train", "c2c", "--self-play-model", str(out), "--games", "1")
+    assert code == 2 and "--player" in one_error_line(stderr)

@@ -29,6 +29,7 @@ sizes and strength in it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time as _time
 from collections.abc import Callable
@@ -57,12 +58,17 @@ class TrainConfig:
     ridge: float = 1e-3
     mix: float = 0.0
     rollout_plies: int = 10
+    #: The model the self-play searches use (its JSON text; None: plain MCTS).
+    self_play_model: str | None = None
 
     def key(self) -> dict[str, Any]:
         """The fields a checkpoint must share to be resumed (not ``games``:
         a resumed run may ask for more)."""
-        return {"game": self.game, "players": self.players, "seed": self.seed,
-                "iterations": self.iterations}
+        key: dict[str, Any] = {"game": self.game, "players": self.players, "seed": self.seed,
+                               "iterations": self.iterations}
+        if self.self_play_model is not None:
+            key["self_play_model"] = hashlib.sha256(self.self_play_model.encode()).hexdigest()[:16]
+        return key
 
 
 def game_seeds(seed: int, index: int) -> tuple[int, int]:
@@ -112,6 +118,7 @@ class SelfPlayJob:
     def __init__(self, config: TrainConfig):
         self.config = config
         self._game: Any = None
+        self._model: Model | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {"config": self.config}
@@ -119,13 +126,17 @@ class SelfPlayJob:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.config = state["config"]
         self._game = None
+        self._model = None
 
     def __call__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         if self._game is None:
             from .. import load_game
+            from .model import model_from_json
             self._game = load_game(self.config.game, players=self.config.players)
+            text = self.config.self_play_model
+            self._model = None if text is None else model_from_json(json.loads(text))
         deal, agent = game_seeds(self.config.seed, index)
-        return self_play_game(self._game, self.config.iterations, deal, agent)
+        return self_play_game(self._game, self.config.iterations, deal, agent, model=self._model)
 
 
 def _self_play(config: TrainConfig, done: int, xs: list[np.ndarray], ys: list[np.ndarray],
@@ -232,7 +243,8 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
           mix: float = 0.0, rollout_plies: int = 10,
           progress: Callable[[str, int, int], None] | None = None,
           checkpoint_seconds: float = 60.0, workers: int | None = 1,
-          backend: str = "local", address: str | None = None) -> Model:
+          backend: str = "local", address: str | None = None,
+          self_play_model: str | Path | None = None) -> Model:
     """Train a model for ``game_name`` (see the module docstring) and save it
     at ``out``; returns it. ``progress(stage, done, total)`` is called as
     games finish (stage ``"self-play"``, then ``"strength"``). ``mix`` and
@@ -242,7 +254,9 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     (docs/learning.md). ``workers``, ``backend`` and ``address`` say where
     the self-play games and the strength match run
     (:func:`solvers.parallel.run_jobs`; None: every core); they change the
-    wall time only. A checkpoint is written when ``checkpoint_seconds`` have
+    wall time only. ``self_play_model``: a model file the self-play searches
+    use, with its own play settings (a second generation: positions and
+    returns from stronger play); None: plain MCTS. A checkpoint is written when ``checkpoint_seconds`` have
     passed since the last one (0: after every game), at the end of
     self-play, and when the run is stopped."""
     from .. import canonical_game_name, load_game
@@ -259,8 +273,16 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
         raise SolversError(f"mix must be between 0 and 1, not {mix}")
     if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int) or rollout_plies < 0:
         raise SolversError(f"rollout_plies must be a whole number >= 0, not {rollout_plies!r}")
+    text = None
+    if self_play_model is not None:
+        from .model import load_model
+
+        earlier = load_model(self_play_model)
+        earlier.check_game(game)
+        text = json.dumps(earlier.to_json(), sort_keys=True)
     config = TrainConfig(game=name, players=game.num_players, seed=int(seed), games=int(games),
-                         iterations=int(iterations), mix=float(mix), rollout_plies=rollout_plies)
+                         iterations=int(iterations), mix=float(mix), rollout_plies=rollout_plies,
+                         self_play_model=text)
     out = Path(out)
     ckpt = _checkpoint_path(out)
     xs: list[np.ndarray] = []
@@ -293,6 +315,9 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
                   "log_loss": round(log_loss(x, y, w), 5),
                   "self_play_seconds": round(_time.perf_counter() - start, 1)},
         source=str(out))
+    if config.self_play_model is not None:
+        model.training["self_play_model"] = {"file": str(self_play_model),
+                                             "sha256": config.key()["self_play_model"]}
     model.save(out)
     if eval_games > 0:
         model.strength = measure_strength(model, out, eval_games, seed,
