@@ -313,3 +313,24 @@ def test_solve_train_refuses_bad_options_in_one_line(capsys):
     assert code == 2 and "not found" in one_error_line(stderr)
     code, _, stderr = run(capsys, "train", "bigsur", "--games", "1", "--mix", "3", "--out", "/tmp/x.json")
     assert code == 2 and "mix" in one_error_line(stderr)
+
+
+def test_cards_of_the_users_own_play_without_the_shipped_model(tmp_path):
+    """The shipped model learned the package's cards: with another card
+    file the default search is plain MCTS; the package's cards given as a
+    file are still the package's (the control)."""
+    from solvers.games.bigsur.data import load_cards
+
+    cards = load_cards(None).to_json()
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps(cards))
+    cards["highway"][1]["miles"] -= 1
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(cards))
+    assert load_agent("mcts", solvers.load_game(GAME)).model is not None
+    assert load_agent("mcts", solvers.load_game(GAME, cards=str(same))).model is not None
+    game = solvers.load_game(GAME, cards=str(other))
+    assert game.custom_data and load_agent("mcts", game).model is None
+    assert load_agent("mcts", game, model="none").model is None
+    with pytest.raises(SolversError, match="no model ships"):
+        load_agent("mcts", game, model="default")

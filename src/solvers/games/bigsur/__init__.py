@@ -32,6 +32,7 @@ GAME = GameInfo(
     encoding="solvers.games.bigsur.encoding:encode",
     web="solvers.games.bigsur.web",
     max_game_length=lambda game: game.max_game_length,
+    model="solvers.data:bigsur-{players}p.model.json",
     record_view=PositionFormat(load="solvers.games.bigsur.record:load_view",
                                save="solvers.games.bigsur.record:save_view"),
 )
