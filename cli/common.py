@@ -176,7 +176,7 @@ def make_agent(spec: str, game: Any, seed: int, time: float | None = None,
     kind, options = parse_agent_spec(spec)
     options.setdefault("seed", seed)
     if model is not None:
-        if kind.strip().lower() != "mcts":
+        if kind != "mcts":
             raise SolversError(f"--model is for an MCTS AI, not {kind!r} (--ai mcts:...)")
         if "model" in options:
             raise SolversError("the model is given twice: in --ai's spec and by --model")

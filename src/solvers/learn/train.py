@@ -256,9 +256,9 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     (:func:`solvers.parallel.run_jobs`; None: every core); they change the
     wall time only. ``self_play_model``: a model file the self-play searches
     use, with its own play settings (a second generation: positions and
-    returns from stronger play); None: plain MCTS. A checkpoint is written when ``checkpoint_seconds`` have
-    passed since the last one (0: after every game), at the end of
-    self-play, and when the run is stopped."""
+    returns from stronger play); None: plain MCTS. A checkpoint is written
+    when ``checkpoint_seconds`` have passed since the last one (0: after
+    every game), at the end of self-play, and when the run is stopped."""
     from .. import canonical_game_name, load_game
     from .._core.mcts import features_info  # type: ignore[import-not-found]
     from ..registry import game_info
