@@ -150,8 +150,11 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     s = model.strength
     if s:
         lo, hi = s["ci95"]
-        out.print(f"strength: {s['wins']:g} wins in {s['games']} games against "
-                  f"'{s['opponent']}': {percent(s['win_rate'])} (95% {percent(lo)}-{percent(hi)})")
+        n = s.get("opponents", 1)
+        them = f"'{s['opponent']}'" if n == 1 else f"{n} copies of '{s['opponent']}'"
+        share = "" if n == 1 else f"; a fair share is {percent(s['fair_share'])}"
+        out.print(f"strength: {s['wins']:g} wins in {s['games']} games against {them}: "
+                  f"{percent(s['win_rate'])} (95% {percent(lo)}-{percent(hi)}){share}")
 
 
 def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,

@@ -334,6 +334,35 @@ def test_solve_train_command(tmp_path, capsys):
     assert code == 2 and one_error_line(stderr)
 
 
+def test_with_three_seats_the_strength_match_seats_the_model_once(tmp_path, capsys, monkeypatch):
+    """The model in one seat, a copy of plain MCTS in each other: the fair
+    share of the wins is a third (two seats with the model would flatter it)."""
+    from cli_helpers import run
+
+    import solvers.tournament as tournament
+
+    seen = []
+    real = tournament.run_tournament
+
+    def spy(game, specs, games, **kw):
+        seen.append(list(specs))
+        return real(game, specs, games, **kw)
+
+    monkeypatch.setattr(tournament, "run_tournament", spy)
+    out = tmp_path / "m3.json"
+    code, stdout, stderr = run(capsys, "train", GAME, "--players", "3", "--games", "1",
+                               "--iterations", "10", "--eval-games", "3", "--workers", "1",
+                               "--out", out, "--seed", "2")
+    assert code == 0, stderr
+    [specs] = seen
+    assert len(specs) == 3 and f"model={out}" in specs[0]
+    assert specs[1] == specs[2] == "mcts:iterations=10,threads=1,model=none"
+    s = load_model(out).strength
+    assert s["games"] == 3 and s["opponents"] == 2 and s["fair_share"] == pytest.approx(1 / 3, abs=1e-4)
+    assert "against 2 copies of 'mcts:iterations=10,threads=1,model=none'" in stdout
+    assert "a fair share is 33.3%" in stdout
+
+
 def test_the_engine_searches_with_the_model(tiny, tmp_path):
     """``go`` with ``model``: a model of zero weights played alone (mix 1)
     values every move at exactly 0.5; without it, rollouts give other values."""

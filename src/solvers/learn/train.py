@@ -16,7 +16,9 @@ The recipe, for any game whose kernel offers evaluation features
    framework): deterministic for given samples.
 4. **Strength.** A match of ``eval_games`` games, seats rotated
    (:func:`solvers.tournament.run_tournament`), of MCTS with the model
-   against plain MCTS at the same iteration budget.
+   against plain MCTS at the same iteration budget: one seat with the model
+   and every other seat a copy of plain MCTS, so with 3 or 4 seats its fair
+   share of the wins is a third or a quarter.
 
 Self-play games run side by side on ``workers`` processes (or Ray); each
 game's seeds belong to its index, so the samples, and the model, are the
@@ -331,13 +333,15 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
 def measure_strength(model: Model, path: Path, games: int, seed: int, iterations: int,
                      progress: Callable[[str, int, int], None] | None = None,
                      **where: Any) -> dict[str, Any]:
-    """MCTS with the model (its own play settings) against plain MCTS, both
-    at ``iterations`` a move, ``games`` games with seats rotated; the model's
-    wins (a shared first place is half a win) with a 95% Wilson interval."""
+    """MCTS with the model (its own play settings) in one seat against plain
+    MCTS in every other seat, all at ``iterations`` a move, ``games`` games
+    with seats rotated; the model's wins (a shared first place is half a
+    win) with a 95% Wilson interval and its fair share (1 / seats)."""
     from ..tournament import run_tournament
 
-    specs = [f"mcts:iterations={iterations},threads=1,model={path}",
-             f"mcts:iterations={iterations},threads=1,model=none"]
+    plain = f"mcts:iterations={iterations},threads=1,model=none"
+    specs = [f"mcts:iterations={iterations},threads=1,model={path}"]
+    specs += [plain] * (model.players - 1)
     count = [0]
 
     def tick(n: int = 1) -> None:
@@ -349,6 +353,8 @@ def measure_strength(model: Model, path: Path, games: int, seed: int, iterations
     r = run_tournament(model.game, specs, games, players=model.players, seed=seed + 1, **where,
                        progress=tick)
     a = r.agents[0]
-    return {"opponent": specs[1], "player": specs[0].replace(str(path), "MODEL"),
-            "games": a.games, "wins": a.wins, "win_rate": round(a.win_rate, 4),
+    return {"opponent": plain, "opponents": model.players - 1,
+            "fair_share": round(1 / model.players, 4),
+            "player": specs[0].replace(str(path), "MODEL"), "games": a.games, "wins": a.wins,
+            "win_rate": round(a.win_rate, 4),
             "ci95": [round(v, 4) for v in a.ci95], "seed": seed + 1}
