@@ -26,8 +26,9 @@ SHIPPING = [info for info in games() if info.model]
 
 
 def test_some_game_ships_a_model():
-    """The tests below are not empty: Big Sur ships its 2-player model."""
-    assert "bigsur" in [info.name for info in SHIPPING]
+    """The tests below are not empty: Big Sur ships its models for 2, 3 and 4 seats."""
+    [bigsur] = [info for info in SHIPPING if info.name == "bigsur"]
+    assert all(_file(bigsur, players) for players in (2, 3, 4))
 
 
 def _file(info: Any, players: int) -> Path | None:
@@ -114,4 +115,5 @@ def test_each_shipped_file_says_how_it_was_made_and_how_strong_it_is(info):
         assert isinstance(t["seed"], int) and t["games"] > 0 and t["iterations"] > 0
         s = raw["strength"]
         assert s["games"] >= 200 and s["ci95"][0] <= s["win_rate"] <= s["ci95"][1]
-        assert s["opponent"] and s["player"] and s["command"].startswith("solve ladder")
+        assert s["opponent"] and s["player"]
+        assert s["command"].startswith(("solve ladder", "solve tournament"))
