@@ -74,11 +74,12 @@ def bench_learned_against_plain_copies(benchmark, game, seats):
              kind="strength")
     lo, hi = me.ci95
     fair = 1 / seats
-    benchmark.extra_info.update({"games": games, "wins": round(me.wins, 2), "win_rate": round(me.win_rate, 4),
+    benchmark.extra_info.update({"games": games, "wins": round(me.wins, 2),
+                                 "win_rate": round(me.win_rate, 4),
                                  "ci95": [round(lo, 4), round(hi, 4)], "target": TARGETS[seats]})
+    a_move = budget.removeprefix("time=") + " s" if budget.startswith("time=") else budget
     table_rows(benchmark, [{
-        "game": game, "seats": seats, "a move": budget.replace("time=", "") + " s"
-        if budget.startswith("time=") else budget, "opponents": f"{seats - 1} x `{plain}`",
+        "game": game, "seats": seats, "a move": a_move, "opponents": f"{seats - 1} x `{plain}`",
         "games": games, "model's wins": round(me.wins, 2), "win share": round(me.win_rate, 3),
         "95% interval": f"{lo:.3f}-{hi:.3f}", "x fair share": round(me.win_rate / fair, 2),
         "target": TARGETS[seats], "model's mean points": round(me.mean_score, 2),
