@@ -24,11 +24,12 @@ every run (seeded, no clock).
 from __future__ import annotations
 
 import os
-from importlib import resources
 
 import pytest
 
+from solvers import load_game
 from solvers.benchtrack import headline, table_rows
+from solvers.learn.model import shipped_model_path
 from solvers.registry import games as game_records
 from solvers.tournament import run_tournament
 
@@ -37,15 +38,9 @@ TARGETS = {2: 0.65, 3: 0.5, 4: 0.375}
 
 def shipped() -> list[tuple[str, int]]:
     """(game, seats) for every model file the package ships."""
-    found = []
-    for info in game_records():
-        if not info.model:
-            continue
-        package, _, name = info.model.partition(":")
-        for seats in range(max(2, info.min_players), info.max_players + 1):
-            if resources.files(package).joinpath(name.format(players=seats)).is_file():
-                found.append((info.name, seats))
-    return found
+    return [(info.name, seats) for info in game_records() if info.model
+            for seats in range(max(2, info.min_players), info.max_players + 1)
+            if shipped_model_path(load_game(info.name, players=seats)) is not None]
 
 
 @pytest.mark.parametrize(("game", "seats"), shipped(), ids=lambda v: str(v))
