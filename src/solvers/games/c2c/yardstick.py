@@ -20,10 +20,19 @@ scoring none); without one, the expected points.
     >>> summary = yardstick(load_map(), None, "mcts:iterations=30", positions=2, seed=0)
     >>> summary.positions, 0 <= summary.optimal <= 2, summary.loss_points >= 0
     (2, True, True)
+
+From round 3 (:func:`round_three_yardstick`) exactness is out of reach (a
+round-3 end would need every round-4 hand, each with every round-4 end
+valued exactly: minutes an end), so the best is sampled: each candidate
+end is valued by the mean, over sampled round-4 hands, of the best round-4
+end valued exactly; one half of the hands picks the best candidate and the
+other half values it and the player's end, so the loss it reports is, in
+expectation, at most the true one (see that function).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -103,9 +112,7 @@ class YardstickJob:
         best = max(values.values(), key=lambda v: v if challenge else (v[1], v[0]))
         while not state.is_chance_node() and state.round == 4:
             state.apply_action(agent.step(state))
-        sheet = state.sheets[0]
-        key = tuple(sum(1 << i for i in s) for s in (sheet.circled, sheet.crossed, sheet.exact))
-        win, points = values[key]
+        win, points = values[_sheet_key(state)]
         return Position(index, len(values), best[0], best[1], win, points)
 
 
@@ -135,6 +142,147 @@ def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positio
         found.append(p)
         if progress is not None:
             progress(1)
+    return _summary(m, cid, agent_spec, found)
+
+
+#: The rounds a yardstick can start from: 4 (exact) or 3 (sampled).
+ROUNDS = (3, 4)
+
+
+def _sheet_key(state: Any) -> tuple[int, int, int]:
+    sheet = state.sheets[0]
+    return tuple(sum(1 << i for i in s) for s in (sheet.circled, sheet.crossed, sheet.exact))  # type: ignore[return-value]
+
+
+def hand_seed(seed: int, j: int) -> int:
+    """The seed of the ``j``-th sampled round-4 hand of a position whose
+    job was seeded ``seed``: the same hands for every candidate end."""
+    return (seed * 1_000_003 + 7919 * (j + 1)) % MAX_SEED
+
+
+def best_next_round(after: Any, rng: random.Random, challenge: bool) -> tuple[float, float]:
+    """The best a player can expect from the sheet of ``after`` (a solo
+    state at the chance node after round 3) when the next round brings the
+    hand ``rng`` draws from the unseen cards: the best round-4 end, each
+    valued exactly over round 5 (:meth:`CoastKernelState.end_values`)."""
+    from .values import deal_hand
+
+    dealt = deal_hand(after, rng)
+    return max(((w, p) for _, _, w, p in dealt.end_values()),
+               key=lambda v: _rank(v[0], v[1], challenge))
+
+
+def _rank(win: float, points: float, challenge: bool) -> tuple[float, float]:
+    from ...agents.c2c_online import end_key
+
+    return end_key(win, points, challenge)
+
+
+@dataclass(frozen=True)
+class RoundThreeJob:
+    """Play one deal with the player to round 3 and compare its round-3 end
+    with the best of the candidates by sampled round-4 hands (the job
+    :func:`round_three_yardstick` maps over ``(index, deal, seed)``)."""
+
+    map: CoastMap
+    challenge: int | None
+    agent_spec: str
+    hands: int                # sampled round-4 hands in each half
+    candidates: int           # ends ranked best by the learned value
+    values: str               # "default" or a value file
+
+    def __call__(self, item: tuple[int, list[int], int]) -> Position:
+        import solvers
+        from solvers.agents import load_agent, parse_agent_spec
+
+        from ...agents.c2c_online import load_values
+        from .values import walk_to
+
+        index, deal, seed = item
+        game: Any = solvers.load_game("c2c", players=1, challenge=self.challenge, map=self.map)
+        kind, options = parse_agent_spec(self.agent_spec)
+        options.setdefault("seed", seed)
+        agent = load_agent(kind, game, **options)
+        challenge = self.challenge is not None
+        state = game.state_from_deal(deal)
+        while state.is_chance_node() or state.round < 3:
+            state.apply_action(state.seeded_outcome() if state.is_chance_node() else agent.step(state))
+        start = state.clone()
+        ends = [e for e, _ in start.round_ends()]
+        learned = load_values(game, self.values).of_round(start, ends)
+        order = sorted(range(len(ends)), reverse=True,
+                       key=lambda i: _rank(learned[i][0], learned[i][1], challenge))
+        candidates = [ends[i] for i in order[:self.candidates]]
+        while not state.is_chance_node() and state.round == 3:
+            state.apply_action(agent.step(state))
+        mine = _sheet_key(state)
+        if mine not in candidates:
+            candidates.append(mine)
+        # Every candidate meets the same hands (common random numbers): the
+        # unseen cards after round 3 are the same whichever end is chosen.
+        seeds = [hand_seed(seed, j) for j in range(2 * self.hands)]
+        half: dict[tuple[int, int, int], tuple[tuple[float, float], tuple[float, float]]] = {}
+        for end in candidates:
+            after = walk_to(start, end)
+            got = [best_next_round(after, random.Random(s), challenge) for s in seeds]
+            a, b = got[:self.hands], got[self.hands:]
+            half[end] = ((sum(w for w, _ in a) / len(a), sum(p for _, p in a) / len(a)),
+                         (sum(w for w, _ in b) / len(b), sum(p for _, p in b) / len(b)))
+        # The first half picks (ties: the learned order), the second values.
+        best = max(candidates, key=lambda e: _rank(half[e][0][0], half[e][0][1], challenge))
+        (bw, bp), (w, p) = half[best][1], half[mine][1]
+        return Position(index, len(ends), bw, bp, w, p)
+
+
+def round_three_yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positions: int,
+                          seed: int = 0, hands: int = 16, candidates: int = 8,
+                          values: str = "default", workers: int | None = 1, backend: str = "local",
+                          address: str | None = None,
+                          progress: Callable[[int], None] | None = None) -> Yardstick:
+    """The player's expected loss in round 3 against the best of sampled
+    online play, on the round-3 positions of ``positions`` seeded deals
+    (the deals and seeds of :func:`yardstick`).
+
+    At each position the round's ends are ranked by the learned value of a
+    sheet after round 3 (``values``: the package's, or a file of ``solve
+    train c2c``), and the ``candidates`` best and the player's own end are
+    each valued on ``2 * hands`` sampled round-4 hands, the same for every
+    end, by the best round-4 end under the exact value of round 5. The
+    candidate best on the first ``hands`` is the best; the loss is its mean
+    on the other ``hands`` minus the player's end's there. Valued on hands
+    it was not chosen on, the best's estimate is unbiased for an end that
+    is at most the true best, so in expectation the loss is at most the
+    player's true loss against the best online play of the last three
+    rounds (and can come out below 0 at one position). ``optimal`` counts
+    the positions where the player's end was the one picked."""
+    from ...parallel import run_jobs
+    from .challenges import challenge_id
+    from .deal import shuffle_deals
+    from .online import check_agent_spec
+
+    cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
+    check_agent_spec(m, cid, agent_spec)
+    for name, value, low in (("positions", positions, 1), ("hands", hands, 1),
+                             ("candidates", candidates, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise SolversError(f"{name} should be a whole number >= {low}, not {value!r}")
+    import solvers
+
+    from ...agents.c2c_online import load_values
+
+    load_values(solvers.load_game("c2c", players=1, challenge=cid, map=m), values)  # checked now
+    deals = shuffle_deals(m, cid, positions, seed)
+    items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals)]
+    job = RoundThreeJob(m, cid, agent_spec, hands, candidates, values)
+    found = []
+    for _, p in run_jobs(job, items, workers=workers, backend=backend, address=address):
+        found.append(p)
+        if progress is not None:
+            progress(1)
+    return _summary(m, cid, agent_spec, found)
+
+
+def _summary(m: CoastMap, cid: int | None, agent_spec: str, found: list[Position]) -> Yardstick:
     rows = sorted(found, key=lambda p: p.index)
     lp, lp_lo, lp_hi = mean_interval([p.best_points - p.points for p in rows])
     lw, lw_lo, lw_hi = mean_interval([p.best_win - p.win for p in rows])
@@ -144,4 +292,5 @@ def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positio
                      sum(p.best_win for p in rows) / len(rows), tuple(rows))
 
 
-__all__ = ["Position", "Yardstick", "YardstickJob", "yardstick"]
+__all__ = ["ROUNDS", "Position", "RoundThreeJob", "Yardstick", "YardstickJob", "best_next_round",
+           "hand_seed", "round_three_yardstick", "yardstick"]
