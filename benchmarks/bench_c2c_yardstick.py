@@ -43,6 +43,34 @@ TARGET_POINTS = 0.2
 TARGET_WIN = 0.005
 
 
+def report(benchmark, y, challenge, spec, round_, best_name, against, last):
+    """The headline, the table row and the printed line of a yardstick
+    run from round ``round_`` (from round 3 the losses are lower bounds and
+    the best is the one the first half of the hands picked)."""
+    what = "chance of completing it" if challenge else "points"
+    ours = y.best_win - y.loss_win if challenge else y.best_points - y.loss_points
+    best = y.best_win if challenge else y.best_points
+    headline(benchmark, f"{challenge or 'no challenge'}: expected {what} of the player's round-{round_} "
+             f"end / of {best_name} (+1 each)", ours + 1, best + 1, against=against, kind="strength")
+    lo, hi = y.loss_points_ci
+    wlo, whi = y.loss_win_ci
+    chosen = "best end chosen" if round_ == 4 else "picked end chosen"
+    bound = "" if round_ == 4 else ", at least"
+    table_rows(benchmark, [{
+        f"round-{round_} positions, seed 0": f"{challenge or 'no challenge'}, {y.positions}",
+        "player": f"`{spec}`", chosen: f"{y.optimal / y.positions:.0%}",
+        f"expected points lost{bound} (95% interval)": f"{y.loss_points:.2f} ({lo:.2f} to {hi:.2f})",
+        f"chance lost, points{bound} (95% interval)": (
+            f"{100 * y.loss_win:.2f} ({100 * wlo:.2f} to {100 * whi:.2f})" if challenge else ""),
+        last[0]: last[1]}])
+    benchmark.extra_info.update(y.to_json())
+    print(f"\n{challenge or 'no challenge'}, {spec}, {y.positions} round-{round_} positions: {chosen} "
+          f"{y.optimal}/{y.positions}; expected points lost{bound} {y.loss_points:.3f} "
+          f"({lo:.3f} to {hi:.3f})"
+          + (f"; chance lost {100 * y.loss_win:.2f} points ({100 * wlo:.2f} to {100 * whi:.2f})"
+             if challenge else ""))
+
+
 @pytest.mark.parametrize("setting", ["report", "strong"])
 @pytest.mark.parametrize("challenge", [None, "Wrigley Field", "Cedar Point"])
 def bench_two_round_loss(benchmark, challenge, setting):
@@ -63,27 +91,9 @@ def bench_two_round_loss(benchmark, challenge, setting):
     for p in y.rows:
         assert p.win <= p.best_win + EPS and (p.points <= p.best_points + EPS or p.win < p.best_win)
     assert 0 <= y.optimal <= positions
-    what = "chance of completing it" if challenge else "points"
-    ours = y.best_win - y.loss_win if challenge else y.best_points - y.loss_points
-    best = y.best_win if challenge else y.best_points
-    headline(benchmark, f"{challenge or 'no challenge'}: expected {what} of the player's round-4 "
-             "end / of the best end (+1 each)", ours + 1, best + 1,
-             against="the exact online best of rounds 4-5", kind="strength")
-    lo, hi = y.loss_points_ci
-    wlo, whi = y.loss_win_ci
-    table_rows(benchmark, [{
-        "round-4 positions, seed 0": f"{challenge or 'no challenge'}, {positions}",
-        "player": f"`{spec}`", "best end chosen": f"{y.optimal / positions:.0%}",
-        "expected points lost (95% interval)": f"{y.loss_points:.2f} ({lo:.2f} to {hi:.2f})",
-        "chance lost, points (95% interval)": (
-            f"{100 * y.loss_win:.2f} ({100 * wlo:.2f} to {100 * whi:.2f})" if challenge else ""),
-        "target": f"{100 * TARGET_WIN:g} points of chance" if challenge else f"{TARGET_POINTS:g} points"}])
-    benchmark.extra_info.update(y.to_json())
-    print(f"\n{challenge or 'no challenge'}, {spec}, {positions} round-4 positions: best end chosen "
-          f"{y.optimal}/{positions}; expected points lost {y.loss_points:.3f} ({lo:.3f} to {hi:.3f})"
-          + (f"; chance lost {100 * y.loss_win:.2f} points ({100 * wlo:.2f} to {100 * whi:.2f})"
-             if challenge else ""))
-
+    target = f"{100 * TARGET_WIN:g} points of chance" if challenge else f"{TARGET_POINTS:g} points"
+    report(benchmark, y, challenge, spec, 4, "the best end", "the exact online best of rounds 4-5",
+           ("target", target))
 
 THREE_ROUND_PLAYERS = {
     "report": lambda challenge: REPORT_ONLINE,
@@ -113,25 +123,7 @@ def bench_three_round_loss(benchmark, challenge, setting):
 
     y = benchmark.pedantic(run, rounds=1, iterations=1)
     assert y.positions == positions and 0 <= y.optimal <= positions
-    what = "chance of completing it" if challenge else "points"
-    ours = y.best_win - y.loss_win if challenge else y.best_points - y.loss_points
-    best = y.best_win if challenge else y.best_points
-    headline(benchmark, f"{challenge or 'no challenge'}: expected {what} of the player's round-3 "
-             "end / of the sampled best (+1 each)", ours + 1, best + 1,
-             against="the best of the candidate ends on sampled round-4 hands", kind="strength")
-    lo, hi = y.loss_points_ci
-    wlo, whi = y.loss_win_ci
-    table_rows(benchmark, [{
-        "round-3 positions, seed 0": f"{challenge or 'no challenge'}, {positions}",
-        "player": f"`{spec}`", "picked end chosen": f"{y.optimal / positions:.0%}",
-        "expected points lost, at least (95% interval)": f"{y.loss_points:.2f} ({lo:.2f} to {hi:.2f})",
-        "chance lost, points, at least (95% interval)": (
-            f"{100 * y.loss_win:.2f} ({100 * wlo:.2f} to {100 * whi:.2f})" if challenge else ""),
-        "sample": f"{candidates} candidates, 2 x {hands} hands"}])
-    benchmark.extra_info.update(y.to_json())
+    report(benchmark, y, challenge, spec, 3, "the sampled best",
+           "the best of the candidate ends on sampled round-4 hands",
+           ("sample", f"{candidates} candidates, 2 x {hands} hands"))
     benchmark.extra_info.update({"hands": hands, "candidates": candidates})
-    print(f"\n{challenge or 'no challenge'}, {spec}, {positions} round-3 positions: picked end "
-          f"chosen {y.optimal}/{positions}; expected points lost at least {y.loss_points:.3f} "
-          f"({lo:.3f} to {hi:.3f})"
-          + (f"; chance lost {100 * y.loss_win:.2f} points ({100 * wlo:.2f} to {100 * whi:.2f})"
-             if challenge else ""))

@@ -85,6 +85,23 @@ class Yardstick:
                 "best_win": self.best_win}
 
 
+def played_to(round_: int, m: CoastMap, challenge: int | None, agent_spec: str, deal: list[int],
+              seed: int) -> tuple[Any, Any, Any]:
+    """(game, agent, state): ``deal`` played by the agent (seeded ``seed``)
+    up to the first decision of round ``round_``."""
+    import solvers
+    from solvers.agents import load_agent, parse_agent_spec
+
+    game: Any = solvers.load_game("c2c", players=1, challenge=challenge, map=m)
+    kind, options = parse_agent_spec(agent_spec)
+    options.setdefault("seed", seed)
+    agent = load_agent(kind, game, **options)
+    state = game.state_from_deal(deal)
+    while state.is_chance_node() or state.round < round_:
+        state.apply_action(state.seeded_outcome() if state.is_chance_node() else agent.step(state))
+    return game, agent, state
+
+
 @dataclass(frozen=True)
 class YardstickJob:
     """Play one deal with the player to round 4 and compare its round-4 end
@@ -96,17 +113,8 @@ class YardstickJob:
     agent_spec: str
 
     def __call__(self, item: tuple[int, list[int], int]) -> Position:
-        import solvers
-        from solvers.agents import load_agent, parse_agent_spec
-
         index, deal, seed = item
-        game: Any = solvers.load_game("c2c", players=1, challenge=self.challenge, map=self.map)
-        kind, options = parse_agent_spec(self.agent_spec)
-        options.setdefault("seed", seed)
-        agent = load_agent(kind, game, **options)
-        state = game.state_from_deal(deal)
-        while state.is_chance_node() or state.round < 4:
-            state.apply_action(state.seeded_outcome() if state.is_chance_node() else agent.step(state))
+        _, agent, state = played_to(4, self.map, self.challenge, self.agent_spec, deal, seed)
         values = {end: (win, points) for end, _, win, points in state.end_values()}
         challenge = self.challenge is not None
         best = max(values.values(), key=lambda v: v if challenge else (v[1], v[0]))
@@ -192,21 +200,12 @@ class RoundThreeJob:
     values: str               # "default" or a value file
 
     def __call__(self, item: tuple[int, list[int], int]) -> Position:
-        import solvers
-        from solvers.agents import load_agent, parse_agent_spec
-
         from ...agents.c2c_online import load_values
         from .values import walk_to
 
         index, deal, seed = item
-        game: Any = solvers.load_game("c2c", players=1, challenge=self.challenge, map=self.map)
-        kind, options = parse_agent_spec(self.agent_spec)
-        options.setdefault("seed", seed)
-        agent = load_agent(kind, game, **options)
+        game, agent, state = played_to(3, self.map, self.challenge, self.agent_spec, deal, seed)
         challenge = self.challenge is not None
-        state = game.state_from_deal(deal)
-        while state.is_chance_node() or state.round < 3:
-            state.apply_action(state.seeded_outcome() if state.is_chance_node() else agent.step(state))
         start = state.clone()
         ends = [e for e, _ in start.round_ends()]
         learned = load_values(game, self.values).of_round(start, ends)
@@ -293,4 +292,4 @@ def _summary(m: CoastMap, cid: int | None, agent_spec: str, found: list[Position
 
 
 __all__ = ["ROUNDS", "Position", "RoundThreeJob", "Yardstick", "YardstickJob", "best_next_round",
-           "hand_seed", "round_three_yardstick", "yardstick"]
+           "hand_seed", "played_to", "round_three_yardstick", "yardstick"]
