@@ -117,7 +117,7 @@ class YardstickJob:
         _, agent, state = played_to(4, self.map, self.challenge, self.agent_spec, deal, seed)
         values = {end: (win, points) for end, _, win, points in state.end_values()}
         challenge = self.challenge is not None
-        best = max(values.values(), key=lambda v: v if challenge else (v[1], v[0]))
+        best = max(values.values(), key=lambda v: _rank(v[0], v[1], challenge))
         while not state.is_chance_node() and state.round == 4:
             state.apply_action(agent.step(state))
         win, points = values[_sheet_key(state)]
@@ -151,10 +151,6 @@ def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positio
         if progress is not None:
             progress(1)
     return _summary(m, cid, agent_spec, found)
-
-
-#: The rounds a yardstick can start from: 4 (exact) or 3 (sampled).
-ROUNDS = (3, 4)
 
 
 def _sheet_key(state: Any) -> tuple[int, int, int]:
@@ -291,5 +287,5 @@ def _summary(m: CoastMap, cid: int | None, agent_spec: str, found: list[Position
                      sum(p.best_win for p in rows) / len(rows), tuple(rows))
 
 
-__all__ = ["ROUNDS", "Position", "RoundThreeJob", "Yardstick", "YardstickJob", "best_next_round",
+__all__ = ["Position", "RoundThreeJob", "Yardstick", "YardstickJob", "best_next_round",
            "hand_seed", "played_to", "round_three_yardstick", "yardstick"]
