@@ -82,6 +82,10 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 @click.option("--self-play-model", metavar="FILE", default=None,
               help="A model the self-play searches use, with its play settings: a second "
                    "generation learns from stronger play [default: none, plain MCTS].")
+@click.option("--hidden", metavar="WIDTHS", default=None,
+              help="Fit a small network with hidden layers of these widths (e.g. '32' or "
+                   "'64,32'; ReLU units, evaluated in C at the leaves) instead of a logistic "
+                   "regression [default: none].")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Games played side by side, in self-play and the strength match "
                    "[default: all cores]; the model is the same on any number.")
@@ -89,11 +93,13 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
           challenge: str | None, player: str | None, hands: int | None,
-          self_play_model: str | None, workers: int | None, as_json: bool) -> None:
+          self_play_model: str | None, hidden: str | None, workers: int | None,
+          as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
 
     \b
     solve train switchbacks --games 200 --seed 1
+    solve train bigsur --games 3000 --hidden 32     (a network, not a linear model)
     solve train switchbacks --games 2 --iterations 20 --eval-games 2   (a quick check)
     solve train c2c --games 4800                    (solo: the values between rounds)
     solve train c2c --challenge "Wrigley Field" --games 4800
@@ -122,6 +128,9 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     for flag, given in (("--hands", hands), ("--player", player)):
         if given is not None and (seats != 1 or info.solo_trainer is None):
             raise SolversError(f"{flag}: only solo values take it (solve train c2c {flag} ...)")
+    widths = _widths(hidden)
+    if hidden is not None and seats == 1 and info.solo_trainer is not None:
+        raise SolversError("--hidden: solo values have their own network (docs/learning.md)")
     if self_play_model is not None and seats == 1 and info.solo_trainer is not None:
         raise SolversError("--self-play-model: solo values take --player instead "
                            "(solve train c2c --player 'online:learned=4,values=FILE')")
@@ -140,13 +149,15 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
                              players=players, resume=resume, eval_games=eval_games,
                              command=command, progress=advance, mix=mix,
                              rollout_plies=rollout_plies, workers=workers,
-                             self_play_model=self_play_model)
+                             self_play_model=self_play_model, hidden=widths)
     if as_json:
         print_json(model.to_json())
         return
     t = model.training
-    out.print(f"model: {out_path} ({t['features']} features, {t['samples']:,} samples from "
-              f"{t['games']} games, log loss {t['log_loss']})")
+    shape = f", hidden layers {'x'.join(map(str, t['hidden']))}" if t.get("hidden") else ""
+    held = " held out" if t.get("hidden") else ""
+    out.print(f"model: {out_path} ({t['features']} features{shape}, {t['samples']:,} samples "
+              f"from {t['games']} games, log loss{held} {t['log_loss']})")
     s = model.strength
     if s:
         lo, hi = s["ci95"]
@@ -155,6 +166,20 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
         share = "" if n == 1 else f"; a fair share is {percent(s['fair_share'])}"
         out.print(f"strength: {s['wins']:g} wins in {s['games']} games against {them}: "
                   f"{percent(s['win_rate'])} (95% {percent(lo)}-{percent(hi)}){share}")
+
+
+def _widths(hidden: str | None) -> tuple[int, ...]:
+    """--hidden '64,32' as (64, 32); one error line for anything else."""
+    if hidden is None:
+        return ()
+    try:
+        widths = tuple(int(w) for w in hidden.split(","))
+    except ValueError:
+        widths = ()
+    if not widths or not all(1 <= w <= 1024 for w in widths) or len(widths) > 7:
+        raise SolversError(f"--hidden: 1 to 7 layer widths from 1 to 1024, comma-separated "
+                           f"(e.g. '32' or '64,32'), not {hidden!r}")
+    return widths
 
 
 def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,

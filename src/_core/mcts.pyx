@@ -84,6 +84,7 @@ EDGE_BYTES = sizeof(Edge)
 
 ROLLOUTS = ("policy", "own", "random")   # who plays the playout policy (Search)
 LINKS = ("logistic", "identity")          # a learned value's output function (Search)
+MAX_NET_PARAMS = 1 << 22                   # the most weights and biases a network may have
 DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x (48 B + ~20-40 B of edges): a timed search stays under 1 GB
 
 # Edge blocks come in size classes 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers
@@ -187,6 +188,15 @@ cdef class Search:
     cdef object features_cap            # the capsule: keeps the kernel alive
     cdef float *weights
     cdef float *fbuf
+    # A network (kind "mlp"): n_layers layers, widths[0] the features and
+    # widths[l + 1] layer l's outputs; layer l's weights row-major [in][out]
+    # at net + offsets[l], its biases after them; hbuf two activations.
+    cdef int n_layers
+    cdef int *widths
+    cdef int *offsets
+    cdef float *net
+    cdef float *hbuf
+    cdef int widest
     cdef double bias
     cdef bint logistic
     cdef double mix
@@ -195,11 +205,17 @@ cdef class Search:
     def __cinit__(self, gamedef, state, *, double c=1.4, seed=0, int rollout_plies=0,
                   bint determinize=True, max_nodes=DEFAULT_MAX_NODES, owner=None,
                   str rollout="policy", bint playout=True, features=None, weights=None,
-                  double bias=0.0, str link="logistic", double mix=1.0, double value_sum=0.0):
+                  double bias=0.0, str link="logistic", double mix=1.0, double value_sum=0.0,
+                  layers=None):
         self.nodes = NULL
         self.fd = NULL
         self.weights = NULL
         self.fbuf = NULL
+        self.n_layers = 0
+        self.widths = NULL
+        self.offsets = NULL
+        self.net = NULL
+        self.hbuf = NULL
         self.edges = NULL
         self.root = NULL
         self.scratch = NULL
@@ -286,17 +302,22 @@ cdef class Search:
         self.stop_flag = 0
         self.running = False
         if features is not None:
-            self.set_model(features, weights, bias, link, mix, value_sum)
-        elif weights is not None:
-            raise SolversError("weights without features: give the game's features capsule too")
+            self.set_model(features, weights, bias, link, mix, value_sum, layers)
+        elif weights is not None or layers is not None:
+            raise SolversError("a model without features: give the game's features capsule too")
 
-    cdef set_model(self, features, weights, double bias, str link, double mix, double value_sum):
+    cdef set_model(self, features, weights, double bias, str link, double mix, double value_sum,
+                   layers):
         cdef const FeatureDef *fd = <const FeatureDef *> _owned_pointer(
             features, b"solvers.Features", "game._features_capsule()")
         cdef int j, n = fd.num_features
         if (<bytes> fd.game) != (<bytes> self.g.name):
             raise SolversError("these features belong to another game than the search's")
-        if weights is None or len(weights) != n:
+        if layers is not None:
+            if weights is not None:
+                raise SolversError("give a model's weights or its layers, not both")
+            self.set_layers(layers, n)
+        elif weights is None or len(weights) != n:
             raise SolversError(f"the model needs {n} weights (one per feature), not "
                                f"{'none' if weights is None else len(weights)}")
         if link not in LINKS:
@@ -305,12 +326,15 @@ cdef class Search:
             raise SolversError(f"mix must be between 0 and 1, not {mix}")
         if not value_sum >= 0.0:
             raise SolversError(f"value_sum must be >= 0, not {value_sum}")
-        self.weights = <float *> malloc(sizeof(float) * n)
         self.fbuf = <float *> malloc(sizeof(float) * n)
-        if self.weights == NULL or self.fbuf == NULL:
+        if self.fbuf == NULL:
             raise MemoryError()
-        for j in range(n):
-            self.weights[j] = <float> float(weights[j])
+        if layers is None:
+            self.weights = <float *> malloc(sizeof(float) * n)
+            if self.weights == NULL:
+                raise MemoryError()
+            for j in range(n):
+                self.weights[j] = <float> float(weights[j])
         self.fd = fd
         self.features_cap = features
         self.bias = bias
@@ -318,15 +342,96 @@ cdef class Search:
         self.mix = mix
         self.value_sum = value_sum
 
+    cdef set_layers(self, layers, int n):
+        """Copy a network's layers, a list of ``(w, b)``: ``w`` a list of
+        ``inputs`` rows of ``outputs`` numbers, ``b`` ``outputs`` numbers;
+        the first layer reads the ``n`` features, each next one the last's
+        outputs, and the last has one output (before the link)."""
+        cdef int l, i, j, k = len(layers), total = 0, widest = n
+        if not 1 <= k <= 8:
+            raise SolversError(f"a network needs 1 to 8 layers, not {k}")
+        shapes = []
+        inputs = n
+        for l in range(k):
+            w, b = layers[l]
+            outputs = len(b)
+            if len(w) != inputs or not all(len(row) == outputs for row in w):
+                raise SolversError(f"layer {l} of the network does not read {inputs} inputs "
+                                   f"into {outputs} outputs")
+            if not 1 <= outputs <= 4096:
+                raise SolversError(f"layer {l} of the network has {outputs} outputs (1 to 4096)")
+            shapes.append((inputs, outputs))
+            total += inputs * outputs + outputs
+            widest = max(widest, outputs)
+            inputs = outputs
+        if inputs != 1:
+            raise SolversError(f"the network's last layer has {inputs} outputs, not 1")
+        if total > MAX_NET_PARAMS:
+            raise SolversError(f"the network has {total} numbers, more than {MAX_NET_PARAMS}")
+        self.widths = <int *> malloc(sizeof(int) * (k + 1))
+        self.offsets = <int *> malloc(sizeof(int) * k)
+        self.net = <float *> malloc(sizeof(float) * total)
+        self.hbuf = <float *> malloc(sizeof(float) * 2 * widest)
+        if self.widths == NULL or self.offsets == NULL or self.net == NULL or self.hbuf == NULL:
+            raise MemoryError()
+        self.widths[0] = n
+        total = 0
+        for l in range(k):
+            w, b = layers[l]
+            inputs, outputs = shapes[l]
+            self.widths[l + 1] = outputs
+            self.offsets[l] = total
+            for j in range(inputs):             # one input's row of outputs at a time
+                for i in range(outputs):
+                    self.net[total + j * outputs + i] = <float> float(w[j][i])
+            total += inputs * outputs
+            for i in range(outputs):
+                self.net[total + i] = <float> float(b[i])
+            total += outputs
+        self.widest = widest
+        self.n_layers = k
+
+    cdef double network(self) noexcept nogil:
+        """The network's output for the features in ``fbuf``: ReLU after
+        every layer but the last."""
+        cdef int l, i, j, inputs, outputs
+        cdef const float *x = self.fbuf
+        cdef float *y
+        cdef const float *w
+        cdef const float *row
+        cdef float xj
+        for l in range(self.n_layers):
+            inputs = self.widths[l]
+            outputs = self.widths[l + 1]
+            w = self.net + self.offsets[l]
+            y = self.hbuf + (l & 1) * self.widest
+            memcpy(y, w + inputs * outputs, sizeof(float) * outputs)    # the biases
+            for j in range(inputs):             # y += x[j] * row j: no chain of sums, and
+                xj = x[j]                       # the zeros (ReLU's, many features') skipped
+                if xj != 0.0:
+                    row = w + j * outputs
+                    for i in range(outputs):
+                        y[i] += xj * row[i]
+            if l < self.n_layers - 1:
+                for i in range(outputs):
+                    if y[i] < 0.0:
+                        y[i] = 0.0
+            x = y
+        return x[0]
+
     cdef double seat_value(self, const void *st, int q) noexcept nogil:
         """The model's value for seat q: the weights dotted with q's features
-        (what q may see) plus the bias, through the link."""
+        (what q may see) plus the bias, or the network of those features,
+        through the link."""
         cdef const GameDef *g = self.g
         cdef int j, n = self.fd.num_features
         cdef double z = self.bias
         self.fd.features(g.params, st, q, self.fbuf)
-        for j in range(n):
-            z += self.weights[j] * self.fbuf[j]
+        if self.n_layers:
+            z = self.network()
+        else:
+            for j in range(n):
+                z += self.weights[j] * self.fbuf[j]
         if self.logistic:
             if z > 30.0:
                 z = 30.0
@@ -389,6 +494,10 @@ cdef class Search:
     def __dealloc__(self):
         free(self.weights)
         free(self.fbuf)
+        free(self.widths)
+        free(self.offsets)
+        free(self.net)
+        free(self.hbuf)
         free(self.nodes)
         free(self.edges)
         free(self.root)

@@ -13,7 +13,11 @@ A model is a small JSON file (``docs/learning.md`` describes every field)::
 
 The value of seat ``q`` at a position is ``link(bias + weights . f(q))``,
 ``f(q)`` the game's evaluation features for ``q`` (computed in C from what
-``q`` may see: ``_core/eval_api.h``). With ``value_sum`` > 0 (a
+``q`` may see: ``_core/eval_api.h``). A model of kind ``"mlp"`` has, in
+place of ``weights`` and ``bias``, ``"layers": [{"w": [[...], ...], "b":
+[...]}, ...]``: a small network (:mod:`solvers.learn.net`), ``w`` a list of
+one row per input with one number per output, ReLU between layers, the
+last layer one output, so the value is ``link(network(f(q)))``. With ``value_sum`` > 0 (a
 constant-sum game) a search by seat ``s`` gives ``s`` that value (clipped to
 [0, 1]) as its share of ``value_sum``, so the searcher's value depends on its
 own information alone, and the other seats share the rest. ``play`` holds how a search uses the
@@ -40,7 +44,9 @@ from ..errors import SolversError
 
 FORMAT = "solvers-model"
 SCHEMA = 1
-KINDS = ("linear",)
+KINDS = ("linear", "mlp")
+#: The most weights and biases a network may have (as the C search allows).
+MAX_NET_PARAMS = 1 << 22
 LINKS = ("logistic", "identity")
 
 #: Model option values that are not file paths.
@@ -66,18 +72,26 @@ class Model:
     training: dict[str, Any] = field(default_factory=dict)
     strength: dict[str, Any] = field(default_factory=dict)
     source: str = "<memory>"
+    #: A network's layers (kind "mlp"), each (rows: one per input, each
+    #: with one weight per output; biases: one per output); empty for "linear".
+    layers: list[tuple[list[list[float]], list[float]]] = field(default_factory=list)
 
     @property
     def num_features(self) -> int:
-        return len(self.weights)
+        return len(self.layers[0][0]) if self.layers else len(self.weights)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT, "schema": SCHEMA, "game": self.game, "players": self.players,
-            "features": {"version": self.feature_version, "count": len(self.weights),
+            "features": {"version": self.feature_version, "count": self.num_features,
                          "names": list(self.feature_names)},
-            "kind": self.kind, "link": self.link,
-            "weights": [float(w) for w in self.weights], "bias": float(self.bias),
+            "kind": self.kind, "link": self.link}
+        if self.layers:
+            out["layers"] = [{"w": [[float(v) for v in row] for row in w],
+                              "b": [float(v) for v in b]} for w, b in self.layers]
+        else:
+            out.update({"weights": [float(w) for w in self.weights], "bias": float(self.bias)})
+        return out | {
             "value_sum": float(self.value_sum),
             "play": {"mix": float(self.mix), "rollout_plies": int(self.rollout_plies)},
             "training": self.training, "strength": self.strength,
@@ -95,7 +109,16 @@ class Model:
 
     def seat_value(self, features: list[float]) -> float:
         """One seat's value from its features (before any sharing)."""
-        z = self.bias + sum(w * x for w, x in zip(self.weights, features, strict=True))
+        if self.layers:
+            h = list(features)
+            for k, (w, b) in enumerate(self.layers):
+                h = [b[i] + sum(row[i] * x for row, x in zip(w, h, strict=True))
+                     for i in range(len(b))]
+                if k < len(self.layers) - 1:
+                    h = [max(0.0, v) for v in h]
+            z = h[0]
+        else:
+            z = self.bias + sum(w * x for w, x in zip(self.weights, features, strict=True))
         if self.link == "logistic":
             z = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
         return z
@@ -135,16 +158,21 @@ class Model:
             raise SolversError(f"{where} is for {self.game}, not {info['game']}")
         if game.num_players != self.players:
             raise SolversError(f"{where} is for {self.players} players, not {game.num_players}")
-        if info["version"] != self.feature_version or info["num_features"] != len(self.weights):
+        if info["version"] != self.feature_version or info["num_features"] != self.num_features:
             raise SolversError(
-                f"{where} reads features version {self.feature_version} ({len(self.weights)} "
+                f"{where} reads features version {self.feature_version} ({self.num_features} "
                 f"features), but this kernel has version {info['version']} "
                 f"({info['num_features']}): retrain it with 'solve train {self.game}'")
 
     def search_options(self, game: Any) -> dict[str, Any]:
         """The keywords of :class:`solvers._core.mcts.Search` for this model."""
-        return {"features": game._features_capsule(), "weights": list(self.weights),
-                "bias": self.bias, "link": self.link, "value_sum": self.value_sum}
+        options: dict[str, Any] = {"features": game._features_capsule(), "link": self.link,
+                                   "value_sum": self.value_sum}
+        if self.layers:
+            options["layers"] = self.layers
+        else:
+            options.update({"weights": list(self.weights), "bias": self.bias})
+        return options
 
 
 def _need(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: str) -> Any:
@@ -189,12 +217,18 @@ def model_from_json(raw: Any, source: str = "<memory>") -> Model:
     link = _need(raw, "link", str, where)
     if link not in LINKS:
         raise SolversError(f"{where}: unknown link {link!r} (known: {', '.join(LINKS)})")
-    weights = _need(raw, "weights", list, where)
-    if len(weights) != count or count < 1:
-        raise SolversError(f"{where}: {len(weights)} weights for {count} features")
-    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w)
-               for w in weights):
-        raise SolversError(f"{where}: the weights must be finite numbers")
+    if count < 1:
+        raise SolversError(f"{where}: a model reads at least one feature, not {count}")
+    layers: list[tuple[list[list[float]], list[float]]] = []
+    if kind == "mlp":
+        layers = _layers(raw, count, where)
+        weights: list[Any] = []
+    else:
+        weights = _need(raw, "weights", list, where)
+        if len(weights) != count:
+            raise SolversError(f"{where}: {len(weights)} weights for {count} features")
+        if not all(_finite(w) for w in weights):
+            raise SolversError(f"{where}: the weights must be finite numbers")
     if not isinstance(names, list) or (names and len(names) != count):
         raise SolversError(f"{where}: 'names' must list one name per feature")
     play = raw.get("play", {})
@@ -216,7 +250,41 @@ def model_from_json(raw: Any, source: str = "<memory>") -> Model:
     return Model(game=game, players=players, feature_version=version, feature_names=list(names),
                  weights=[float(w) for w in weights], bias=_number(raw, "bias", where, 0.0),
                  link=link, kind=kind, value_sum=value_sum, mix=mix, rollout_plies=plies,
-                 training=training, strength=strength, source=source)
+                 training=training, strength=strength, source=source, layers=layers)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _layers(raw: dict[str, Any], count: int, where: str) -> list[tuple[list[list[float]], list[float]]]:
+    """A network's layers, checked: the first reads ``count`` features, each
+    next one the last's outputs, the last has one output, every number is
+    finite and there are at most :data:`MAX_NET_PARAMS` of them."""
+    spec = _need(raw, "layers", list, where)
+    if not 1 <= len(spec) <= 8:
+        raise SolversError(f"{where}: a network needs 1 to 8 layers, not {len(spec)}")
+    layers = []
+    inputs, total = count, 0
+    for k, layer in enumerate(spec):
+        if not isinstance(layer, dict):
+            raise SolversError(f"{where}: layer {k} is not an object with 'w' and 'b'")
+        w = _need(layer, "w", list, f"{where}: layer {k}")
+        b = _need(layer, "b", list, f"{where}: layer {k}")
+        total += len(b) * (inputs + 1)
+        if total > MAX_NET_PARAMS:
+            raise SolversError(f"{where}: the network has more than {MAX_NET_PARAMS} numbers")
+        if (len(w) != inputs or not b
+                or not all(isinstance(row, list) and len(row) == len(b) for row in w)):
+            raise SolversError(f"{where}: layer {k} does not read {inputs} inputs into "
+                               f"{len(b)} outputs")
+        if not all(_finite(v) for v in b) or not all(_finite(v) for row in w for v in row):
+            raise SolversError(f"{where}: layer {k}'s numbers must be finite")
+        layers.append(([[float(v) for v in row] for row in w], [float(v) for v in b]))
+        inputs = len(b)
+    if inputs != 1:
+        raise SolversError(f"{where}: the network's last layer has {inputs} outputs, not 1")
+    return layers
 
 
 def load_model(path: str | Path) -> Model:

@@ -205,11 +205,64 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int =
     return w
 
 
+def fit_network(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], *, seed: int,
+                epochs: int = 40, batch: int = 1024, lr: float = 1e-3, decay: float = 1e-6,
+                holdout: float = 0.1, patience: int = 4,
+                progress: Callable[[str, int, int], None] | None = None
+                ) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, float]]:
+    """A network (:mod:`.net`: ``hidden`` ReLU layers, one logistic output)
+    fitted to targets ``y`` in [0, 1] by Adam on the cross-entropy, all
+    randomness from ``seed``. The last ``holdout`` of the samples (the last
+    games played: the rows of one game share a result, so a random split
+    would hold out near-copies of training rows) measure each epoch; the
+    best epoch is kept, and the fit stops after ``patience`` epochs
+    without a better one. The inputs are standardised for the fit and the
+    standardisation folded into the first layer, so the network reads the
+    raw features. Returns the layers and the held-out and training losses."""
+    from .net import adam_fit, forward, fresh_layers
+
+    n, d = x.shape
+    n_test = int(n * holdout)
+    if n - n_test < 1 or n_test < 1:
+        raise SolversError(f"too few samples to fit a network ({n})")
+    train, test = np.arange(n - n_test), np.arange(n - n_test, n)
+    mean = x[train].astype(np.float64).mean(axis=0)
+    sd = x[train].astype(np.float64).std(axis=0)
+    scale = np.where(sd < 1e-6, 1.0, sd)    # a constant feature stays as it is
+    xs = ((x - mean) / scale).astype(np.float32)
+    target = y.astype(np.float32)[:, None]
+    rng = np.random.default_rng(seed)
+    layers = fresh_layers((d, *hidden, 1), rng)
+    p0 = float(np.clip(target[train].mean(), 1e-6, 1 - 1e-6))
+    layers[-1][1][...] = np.log(p0 / (1 - p0))      # start from the mean result
+
+    def loss(rows: np.ndarray) -> float:
+        z = forward(layers, xs[rows])[:, 0].astype(np.float64)
+        return _cross_entropy(z, y[rows])
+
+    def grad(out: np.ndarray, t: np.ndarray) -> np.ndarray:
+        return (1.0 / (1.0 + np.exp(-np.clip(out, -30, 30))) - t) / len(t)
+
+    adam_fit(layers, xs, target, train.copy(), rng=rng, loss_grad=grad,
+             held_out=lambda: loss(test), epochs=epochs, batch=batch, lr=lr, decay=decay,
+             patience=patience,
+             progress=None if progress is None else lambda e, _err: progress("fit", e, epochs))
+    report = {"held_out_log_loss": loss(test), "train_log_loss": loss(train),
+              "held_out": int(n_test)}
+    w0, b0 = layers[0]
+    layers[0] = ((w0 / scale[:, None]).astype(np.float32),
+                 (b0 - (mean / scale) @ w0).astype(np.float32))
+    return layers, report
+
+
+def _cross_entropy(z: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))), 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
 def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     """Mean cross-entropy of the model on (x, y)."""
-    p = 1.0 / (1.0 + np.exp(-np.clip(x.astype(np.float64) @ w, -30, 30)))
-    p = np.clip(p, 1e-9, 1 - 1e-9)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return _cross_entropy(x.astype(np.float64) @ w, y)
 
 
 def _checkpoint_path(out: Path) -> Path:
@@ -246,7 +299,7 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
           progress: Callable[[str, int, int], None] | None = None,
           checkpoint_seconds: float = 60.0, workers: int | None = 1,
           backend: str = "local", address: str | None = None,
-          self_play_model: str | Path | None = None) -> Model:
+          self_play_model: str | Path | None = None, hidden: tuple[int, ...] = ()) -> Model:
     """Train a model for ``game_name`` (see the module docstring) and save it
     at ``out``; returns it. ``progress(stage, done, total)`` is called as
     games finish (stage ``"self-play"``, then ``"strength"``). ``mix`` and
@@ -258,7 +311,9 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     (:func:`solvers.parallel.run_jobs`; None: every core); they change the
     wall time only. ``self_play_model``: a model file the self-play searches
     use, with its own play settings (a second generation: positions and
-    returns from stronger play); None: plain MCTS. A checkpoint is written
+    returns from stronger play); None: plain MCTS. ``hidden``: the widths
+    of a network's hidden layers (:func:`fit_network`, a model of kind
+    ``"mlp"``); empty: a logistic regression (kind ``"linear"``). A checkpoint is written
     when ``checkpoint_seconds`` have passed since the last one (0: after
     every game), at the end of self-play, and when the run is stopped."""
     from .. import canonical_game_name, load_game
@@ -302,21 +357,37 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
                           progress, workers=workers, backend=backend, address=address)
     x = np.concatenate(xs) if xs else np.zeros((0, info["num_features"]), np.float32)
     y = np.concatenate(ys) if ys else np.zeros(0)
-    w = fit_logistic(x, y, config.ridge)
+    hidden = tuple(int(h) for h in hidden)
+    if any(h < 1 for h in hidden) or len(hidden) > 7:
+        raise SolversError(f"hidden layers: 1 to 7 widths of at least 1, not {list(hidden)}")
+    fit: dict[str, Any] = {}
+    if hidden:
+        layers, fit = fit_network(x, y, hidden, seed=int(seed), progress=progress)
+        weights: list[float] = []
+        loss = fit["held_out_log_loss"]
+    else:
+        w = fit_logistic(x, y, config.ridge)
+        weights, layers, loss = [float(v) for v in w], [], log_loss(x, y, w)
     names = list(getattr(game, "feature_names", ()))
     record = game_info(name)
     model = Model(
         game=name, players=game.num_players, feature_version=info["version"],
-        feature_names=names, weights=[float(v) for v in w], bias=0.0, link="logistic",
+        feature_names=names, weights=weights, bias=0.0, link="logistic",
+        kind="mlp" if hidden else "linear",
+        layers=[(w_.tolist(), b_.tolist()) for w_, b_ in layers],
         value_sum=record.utility_sum if record.is_constant_sum(game.num_players) else 0.0,
         mix=config.mix, rollout_plies=config.rollout_plies,
         training={"command": command or f"solve train {name} --seed {seed} --games {games} "
                                         f"--iterations {iterations}",
                   "seed": int(seed), "games": int(games), "iterations": int(iterations),
                   "samples": len(y), "features": int(info["num_features"]),
-                  "log_loss": round(log_loss(x, y, w), 5),
+                  "log_loss": round(loss, 5),
                   "self_play_seconds": round(_time.perf_counter() - start, 1)},
         source=str(out))
+    if hidden:
+        model.training.update({"hidden": list(hidden),
+                               "log_loss_is": "held out: the last tenth of the games",
+                               "train_log_loss": round(fit["train_log_loss"], 5)})
     if config.self_play_model is not None:
         model.training["self_play_model"] = {"file": str(self_play_model),
                                              "sha256": config.key()["self_play_model"]}

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import SolversError
+from ...learn.net import adam_fit, forward, fresh_layers
 
 #: Rounds of a solo game: 0 is the setup, 1..5 the rounds.
 LAST_ROUND = 5
@@ -304,22 +305,15 @@ class ValueNet:
     @classmethod
     def fresh(cls, inputs: int, hidden: tuple[int, ...], rng: np.random.Generator,
               mean: np.ndarray, scale: np.ndarray) -> ValueNet:
-        sizes = (inputs, *hidden, 2)
         # He initialisation, the output layer near zero: the fit starts from
         # the targets' mean (set by fit_net), not from noise.
-        layers = [((rng.normal(0, np.sqrt(2.0 / a), (a, b)) * (0.01 if b == 2 else 1.0))
-                   .astype(np.float32), np.zeros(b, np.float32))
-                  for a, b in zip(sizes, sizes[1:], strict=False)]
+        layers = fresh_layers((inputs, *hidden, 2), rng, last_scale=0.01)
         return cls(layers, mean, scale)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """``[n, 2]``: the chance and the points (not scaled)."""
-        h = (x - self.mean) / self.scale
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < len(self.layers) - 1:
-                np.maximum(h, 0, out=h)
-        return h * np.array([1.0, 100.0], np.float32)
+        return forward(self.layers, (x - self.mean) / self.scale) * np.array([1.0, 100.0],
+                                                                             np.float32)
 
     def to_json(self) -> dict[str, Any]:
         return {"mean": self.mean.tolist(), "scale": self.scale.tolist(),
@@ -366,46 +360,14 @@ def fit_net(x: np.ndarray, y: np.ndarray, *, seed: int, hidden: tuple[int, ...] 
                          scale.astype(np.float32))
     net.layers[-1][1][...] = target[train].mean(axis=0)
     xs = ((x - mean) / scale).astype(np.float32)
-    params = [p for layer in net.layers for p in layer]
-    m1 = [np.zeros_like(p) for p in params]
-    m2 = [np.zeros_like(p) for p in params]
-    step = 0
 
     def held_out() -> float:
         err = net.predict(x[test]) / np.array([1.0, 100.0]) - target[test]
         return float((err ** 2).mean())
 
-    best = (held_out(), [p.copy() for p in params])
-    for epoch in range(epochs):
-        rng.shuffle(train)
-        for k in range(0, len(train), batch):
-            idx = train[k:k + batch]
-            acts = [xs[idx]]
-            for i, (w, b) in enumerate(net.layers):
-                h = acts[-1] @ w + b
-                acts.append(np.maximum(h, 0) if i < len(net.layers) - 1 else h)
-            grad = 2 * (acts[-1] - target[idx]) / len(idx)
-            grads = []
-            for i in range(len(net.layers) - 1, -1, -1):
-                w, _ = net.layers[i]
-                grads.append((acts[i].T @ grad + decay * w, grad.sum(axis=0)))
-                if i:
-                    grad = (grad @ w.T) * (acts[i] > 0)
-            flat = [g for pair in reversed(grads) for g in pair]
-            step += 1
-            for p, g, a, v in zip(params, flat, m1, m2, strict=True):
-                a *= 0.9
-                a += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                p -= lr * (a / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-        err = held_out()
-        if err < best[0]:
-            best = (err, [p.copy() for p in params])
-        if progress is not None:
-            progress(epoch + 1, err)
-    for p, q in zip(params, best[1], strict=True):
-        p[...] = q
+    adam_fit(net.layers, xs, target, train, rng=rng, held_out=held_out,
+             loss_grad=lambda out, t: 2 * (out - t) / len(t), epochs=epochs, batch=batch,
+             lr=lr, decay=decay, progress=progress)
     pred = net.predict(x[test])
     report = {"rmse_points": float(np.sqrt(((pred[:, 1] - y[test, 1]) ** 2).mean())),
               "rmse_chance": float(np.sqrt(((pred[:, 0] - y[test, 0]) ** 2).mean())),
