@@ -355,6 +355,7 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     if done < games:
         done = _self_play(config, done, xs, ys, ckpt, info["num_features"], checkpoint_seconds,
                           progress, workers=workers, backend=backend, address=address)
+    played = _time.perf_counter() - start
     x = np.concatenate(xs) if xs else np.zeros((0, info["num_features"]), np.float32)
     y = np.concatenate(ys) if ys else np.zeros(0)
     hidden = tuple(int(h) for h in hidden)
@@ -382,7 +383,8 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
                   "seed": int(seed), "games": int(games), "iterations": int(iterations),
                   "samples": len(y), "features": int(info["num_features"]),
                   "log_loss": round(loss, 5),
-                  "self_play_seconds": round(_time.perf_counter() - start, 1)},
+                  "self_play_seconds": round(played, 1),
+                  "fit_seconds": round(_time.perf_counter() - start - played, 1)},
         source=str(out))
     if hidden:
         model.training.update({"hidden": list(hidden),
