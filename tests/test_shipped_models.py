@@ -1,6 +1,6 @@
 """The learned models the package ships (a game's record names them:
 ``GameInfo.model``; docs/learning.md): the default MCTS agent searches with
-the shipped file's weights and play settings, read here straight from the
+the shipped file's weights (or network) and play settings, read here straight from the
 JSON, where a file ships for the seat count, and exactly as plain MCTS
 where none does, with the pure-Python search, or with cards of the user's
 own; each file says how it was made and how strong it measured."""
@@ -53,10 +53,13 @@ def _by_hand(state: Any, raw: dict[str, Any] | None, agent_seed: int, iterations
         r = mcts_search(state, iterations=iterations, seed=seed, threads=threads,
                         rollout=getattr(state.game, "default_rollout", "policy"))
     else:
+        net = raw["kind"] == "mlp"
         model = Model(game=raw["game"], players=raw["players"],
                       feature_version=raw["features"]["version"],
-                      feature_names=raw["features"]["names"], weights=raw["weights"],
-                      bias=raw["bias"], link=raw["link"], value_sum=raw["value_sum"])
+                      feature_names=raw["features"]["names"],
+                      weights=[] if net else raw["weights"], bias=0.0 if net else raw["bias"],
+                      kind=raw["kind"], link=raw["link"], value_sum=raw["value_sum"],
+                      layers=[(layer["w"], layer["b"]) for layer in raw["layers"]] if net else [])
         r = mcts_search(state, iterations=iterations, seed=seed, model=model, threads=threads,
                         mix=raw["play"]["mix"], rollout_plies=raw["play"]["rollout_plies"],
                         rollout=getattr(state.game, "default_rollout", "policy"))
