@@ -13,7 +13,10 @@ The recipe, for any game whose kernel offers evaluation features
    return (Monte Carlo targets).
 3. **Fit.** Logistic regression of the targets (win shares in [0, 1]) on the
    features, by Newton's method with a small ridge (numpy only; no learning
-   framework): deterministic for given samples.
+   framework): deterministic for given samples. With ``hidden`` widths, a
+   small network instead (:func:`fit_network`, Adam on the cross-entropy,
+   the last tenth of the games held out), deterministic for given samples
+   and seed.
 4. **Strength.** A match of ``eval_games`` games, seats rotated
    (:func:`solvers.tournament.run_tournament`), of MCTS with the model
    against plain MCTS at the same iteration budget: one seat with the model
