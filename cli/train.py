@@ -112,10 +112,10 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
 
     Plain MCTS plays itself; each position gives every seat's features (what
     that seat may see, never a hidden card) and its final return; a logistic
-    model is fitted to them. The model is evaluated in C at the search's
-    leaves: play it with 'mcts:model=FILE'. At the end a match against plain
-    MCTS at the same iterations gives its strength (seats rotated, 95%
-    interval). A checkpoint is kept every minute and when the run stops
+    model (with --hidden, a small network) is fitted to them. The model is
+    evaluated in C at the search's leaves: play it with 'mcts:model=FILE'.
+    At the end a match against plain MCTS at the same iterations gives its
+    strength (seats rotated, 95% interval). A checkpoint is kept every minute and when the run stops
     (Ctrl-C included); a stopped run goes on with --resume. See
     docs/learning.md.
     """
