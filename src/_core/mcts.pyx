@@ -85,6 +85,7 @@ EDGE_BYTES = sizeof(Edge)
 ROLLOUTS = ("policy", "own", "random")   # who plays the playout policy (Search)
 LINKS = ("logistic", "identity")          # a learned value's output function (Search)
 MAX_NET_PARAMS = 1 << 22                   # the most weights and biases a network may have
+MAX_NET_LAYERS = 8                         # and the most layers
 DEFAULT_MAX_NODES = 8_000_000  # 8M nodes x (48 B + ~20-40 B of edges): a timed search stays under 1 GB
 
 # Edge blocks come in size classes 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers
@@ -348,8 +349,8 @@ cdef class Search:
         the first layer reads the ``n`` features, each next one the last's
         outputs, and the last has one output (before the link)."""
         cdef int l, i, j, k = len(layers), total = 0, widest = n
-        if not 1 <= k <= 8:
-            raise SolversError(f"a network needs 1 to 8 layers, not {k}")
+        if not 1 <= k <= MAX_NET_LAYERS:
+            raise SolversError(f"a network needs 1 to {MAX_NET_LAYERS} layers, not {k}")
         shapes = []
         inputs = n
         for l in range(k):

@@ -40,13 +40,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import SolversError
+from .net import forward
 
 FORMAT = "solvers-model"
 SCHEMA = 1
 KINDS = ("linear", "mlp")
-#: The most weights and biases a network may have (as the C search allows).
-MAX_NET_PARAMS = 1 << 22
 LINKS = ("logistic", "identity")
 
 #: Model option values that are not file paths.
@@ -110,13 +111,8 @@ class Model:
     def seat_value(self, features: list[float]) -> float:
         """One seat's value from its features (before any sharing)."""
         if self.layers:
-            h = list(features)
-            for k, (w, b) in enumerate(self.layers):
-                h = [b[i] + sum(row[i] * x for row, x in zip(w, h, strict=True))
-                     for i in range(len(b))]
-                if k < len(self.layers) - 1:
-                    h = [max(0.0, v) for v in h]
-            z = h[0]
+            z = float(forward([(np.asarray(w), np.asarray(b)) for w, b in self.layers],
+                              np.asarray([features], np.float64))[0, 0])
         else:
             z = self.bias + sum(w * x for w, x in zip(self.weights, features, strict=True))
         if self.link == "logistic":
@@ -260,10 +256,14 @@ def _finite(v: Any) -> bool:
 def _layers(raw: dict[str, Any], count: int, where: str) -> list[tuple[list[list[float]], list[float]]]:
     """A network's layers, checked: the first reads ``count`` features, each
     next one the last's outputs, the last has one output, every number is
-    finite and there are at most :data:`MAX_NET_PARAMS` of them."""
+    finite, and there are no more layers and numbers than the C search
+    takes (``MAX_NET_LAYERS``, ``MAX_NET_PARAMS``)."""
+    from .._core.mcts import MAX_NET_LAYERS, MAX_NET_PARAMS  # type: ignore[import-not-found]
+
     spec = _need(raw, "layers", list, where)
-    if not 1 <= len(spec) <= 8:
-        raise SolversError(f"{where}: a network needs 1 to 8 layers, not {len(spec)}")
+    if not 1 <= len(spec) <= MAX_NET_LAYERS:
+        raise SolversError(f"{where}: a network needs 1 to {MAX_NET_LAYERS} layers, "
+                           f"not {len(spec)}")
     layers = []
     inputs, total = count, 0
     for k, layer in enumerate(spec):
