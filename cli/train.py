@@ -99,7 +99,7 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
 
     \b
     solve train switchbacks --games 200 --seed 1
-    solve train bigsur --games 3000 --hidden 32     (a network, not a linear model)
+    solve train bigsur --games 3000 --hidden 32 --rollout-plies 40   (a network)
     solve train switchbacks --games 2 --iterations 20 --eval-games 2   (a quick check)
     solve train c2c --games 4800                    (solo: the values between rounds)
     solve train c2c --challenge "Wrigley Field" --games 4800

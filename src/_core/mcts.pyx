@@ -145,6 +145,14 @@ cdef class Search:
     the ``gamedef`` capsule, which keeps the game's tables alive, and copies
     the root state; ``owner`` is any further object to keep alive with it
     (not needed for the game).
+
+    A learned value (``solvers.learn.model.Model.search_options`` fills these):
+    ``features`` the game's feature capsule; either ``weights`` and ``bias``
+    (linear) or ``layers``, a list of ``(w, b)`` with ``w`` one row per input
+    (a small ReLU network, one output); ``link`` ``"logistic"`` or
+    ``"identity"``; ``mix`` the model's share of a leaf's value against the
+    rollout's; ``value_sum`` > 0 when the seats' values share a constant sum
+    (then the searcher's value comes from its own features only).
     """
 
     cdef const GameDef *g
