@@ -405,6 +405,17 @@ def test_a_saved_ladder_names_the_runs_that_played_it(tmp_path):
                            "date": "2026-12-04T01:00:00+00:00"}], 10)
     assert text == ("played at an unrecorded commit (7 games, before the file kept them), "
                     "`0123456789ab` with uncommitted changes (3 games, 2026-12-04)")
+    # consecutive runs of an installed copy are one entry; a commit's runs stay apart
+    inst = {"commit": None, "version": "0.1.0", "dirty": False}
+    text = sessions_text([{**inst, "games": 26, "date": "2026-12-05T09:52:12+00:00"},
+                          {**inst, "games": 7, "date": "2026-12-05T10:25:17+00:00"},
+                          {**inst, "games": 98, "date": "2026-12-06T12:00:00+00:00"},
+                          {"commit": "0123456789abcdef", "games": 2, "date": "2026-12-06"},
+                          {"commit": "0123456789abcdef", "games": 3, "date": "2026-12-06"},
+                          {**inst, "games": 4, "date": "2026-12-07"}], 140)
+    assert text == ("played at an installed solvers 0.1.0 (131 games in 3 runs, 2026-12-05 to "
+                    "2026-12-06), `0123456789ab` (2 games, 2026-12-06), `0123456789ab` (3 games, "
+                    "2026-12-06), an installed solvers 0.1.0 (4 games, 2026-12-07)")
     # a bad record is one line, and the control: the same file with it mended reads
     data = json.loads(path.read_text())
     data["sessions"] = [{"commit": 5, "games": 2}]
