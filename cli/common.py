@@ -264,3 +264,20 @@ def print_analysis(data: dict[str, Any], value_label: str = "win share") -> None
     for r in data["moves"]:
         t.add_row(str(r["rank"]), r["move"], f"{r['value']:.3f}", str(r["visits"]))
     out.print(t)
+
+
+def save_target(save_file: str | None, resume_file: str | None) -> str | None:
+    """Where the games go: ``--save``, else the ``--resume`` file. A
+    ``--save`` file that exists is refused unless it is the resumed one."""
+    if save_file is None:
+        return resume_file
+    import os
+
+    from solvers.files import check_output_path
+
+    target = check_output_path(save_file, "--save")
+    same = resume_file is not None and os.path.realpath(resume_file) == target
+    if os.path.exists(target) and not same:
+        raise SolversError(f"--save {save_file}: the file exists; continue it with "
+                           f"--resume {save_file}, or name another file")
+    return save_file

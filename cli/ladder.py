@@ -13,7 +13,18 @@ from solvers.errors import SolversError
 from solvers.ladder import DEFAULT_TIMES, Ladder, LadderTable, default_players, plot_ladder, timed_players
 from solvers.tournament import split_agent_list
 
-from .common import MAX_GAMES, SEED, backend_options, default_workers, out, plural, print_json, progress, start_backend
+from .common import (
+    MAX_GAMES,
+    SEED,
+    backend_options,
+    default_workers,
+    out,
+    plural,
+    print_json,
+    progress,
+    save_target,
+    start_backend,
+)
 from .tournament import parse_game_options
 
 
@@ -103,15 +114,7 @@ def ladder(game_name: str, player_list: str | None, timed_kinds: tuple[str, ...]
         from .c2c import check_plot_path
 
         check_plot_path(plot_file)
-    save = save_file or resume_file
-    if save_file is not None:
-        from solvers.files import check_output_path
-
-        target = check_output_path(save_file, "--save")
-        same = resume_file is not None and os.path.realpath(resume_file) == target
-        if os.path.exists(target) and not same:
-            raise SolversError(f"--save {save_file}: the file exists; continue it with "
-                               f"--resume {save_file}, or name another file")
+    save = save_target(save_file, resume_file)
     times = _times(times_text)
     players: list[str] | None = None
     if player_list is not None:

@@ -3,12 +3,14 @@ with 95% intervals. The work is done by :mod:`solvers.tournament`."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 import solvers
 from solvers.errors import SolversError
 from solvers.registry import game_info, games
-from solvers.tournament import TournamentResult, run_tournament, split_agent_list
+from solvers.tournament import TournamentResult, load_tournament, run_tournament, split_agent_list
 
 from .common import (
     MAX_GAMES,
@@ -20,6 +22,7 @@ from .common import (
     plural,
     print_json,
     progress,
+    save_target,
     start_backend,
 )
 
@@ -32,13 +35,15 @@ from .common import (
                    "it; any other piece starts a new agent.")
 @click.option("--agent", "agent_each", multiple=True, metavar="SPEC",
               help="One agent spec; repeat for each agent (an alternative to --agents).")
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=20, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
               metavar="N", help=f"Games to play, 1 to {MAX_GAMES:,} (deals per agent in a "
-                                "1-player game).")
+                                "1-player game) [default: 20, or the resumed file's].")
 @click.option("--players", type=click.IntRange(1, 4), default=None, metavar="P",
-              help="Seats per game [default: the game's own, more if more agents are given].")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the deals and of every agent's choices.")
+              help="Seats per game [default: the game's own, more if more agents are given; "
+                   "or the resumed file's].")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the deals and of every agent's choices [default: 0, or the "
+                   "resumed file's].")
 @click.option("--workers", type=click.IntRange(1), default=None, metavar="W",
               help="Games played side by side [default: all cores; with Ray, all the "
                    "cluster's CPUs].")
@@ -53,11 +58,20 @@ from .common import (
                    "the JSON schema of the built-in one): short for --option NAME=FILE with "
                    "the game's file option (map, cards, board).")
 @click.option("--map", "map_file", hidden=True, type=click.Path(dir_okay=False))
+@click.option("--save", "save_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Save the games played and the results to FILE as they finish (JSON), so "
+                   "that a long match survives an interruption; an existing FILE is refused "
+                   "unless it is the --resume file.")
+@click.option("--resume", "resume_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Read a saved tournament and play only the games it lacks (the rest of an "
+                   "interrupted run, or more games with --games); its agents, seats, seed and "
+                   "game options are kept. Saved back to FILE unless --save names another.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...], games: int,
-               players: int | None, seed: int, workers: int | None,
+def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...],
+               games: int | None, players: int | None, seed: int | None, workers: int | None,
                game_options: tuple[str, ...], challenge: str | None, map_file: str | None,
-               as_json: bool, backend: str, address: str | None, data_file: str | None) -> None:
+               as_json: bool, backend: str, address: str | None, data_file: str | None,
+               save_file: str | None, resume_file: str | None) -> None:
     """Agents play GAME against each other; win rates and mean scores.
 
     \b
@@ -65,6 +79,9 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     solve tournament switchbacks --agent mcts:iterations=2000,c=2 --agent random
     solve tournament c2c --challenge "The Alamo" --agents mcts,greedy --json
     solve tournament c2c --option challenge="The Alamo" --agents mcts,greedy
+    solve tournament bigsur --agents mcts:time=1,random --games 200 --save match.json
+    solve tournament bigsur --resume match.json          (after an interruption)
+    solve tournament bigsur --resume match.json --games 400            (200 more)
 
     Seats rotate from game to game, and the rotations of one block share a
     deal. A shared first place counts as a half win (a third for three).
@@ -78,10 +95,19 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     name = solvers.canonical_game_name(game_name)
     if agent_list and agent_each:
         raise click.UsageError("give the agents with --agents or with --agent, not both")
+    saved = None
+    if resume_file is not None:
+        saved = load_tournament(resume_file)
+        if saved.game != name:
+            raise SolversError(f"{resume_file}: this tournament is of {saved.game}, not {name}")
+    save = save_target(save_file, resume_file)
+    specs: list[str]
     if agent_list:
         specs = split_agent_list(agent_list)
     elif agent_each:
         specs = [s.strip() for s in agent_each]
+    elif saved is not None:
+        specs = list(saved.specs)
     else:
         raise click.UsageError("give the agents, e.g. --agents mcts:time=1,greedy")
     shorthands: dict[str, str | None] = {"challenge": challenge, "map": map_file}
@@ -93,17 +119,38 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
             raise click.UsageError(f"--data and --{files[0].name} name two files: give one")
         shorthands[files[0].name] = data_file
     options = parse_game_options(name, game_options, **shorthands)
+    if saved is not None:
+        # The file's settings hold; a flag that names other ones is refused
+        # by run_tournament's check of the plan, naming both.
+        players = saved.players if players is None else players
+        seed = saved.seed if seed is None else seed
+        games = saved.games if games is None else games
+        if not options:
+            options = dict(saved.options)
+    games = 20 if games is None else games
+    seed = 0 if seed is None else seed
     start_backend(backend, address, workers)
     if workers is None:
         workers = default_workers() if backend == "local" else None
     total = _total_games(name, specs, games, players, options)
+    if saved is not None:
+        total = max(0, total - len(saved.records))
     with progress(f"{name} tournament", total) as advance:
         result = run_tournament(name, specs, games, players=players, seed=seed, workers=workers,
-                                progress=advance, backend=backend, address=address, **options)
+                                progress=advance, backend=backend, address=address,
+                                save=save, resume=saved, **options)
     if as_json:
-        print_json(result.to_json())
+        data = result.to_json()
+        if save is not None:
+            data["saved"] = os.path.abspath(save)
+        print_json(data)
     else:
         show(result, challenge=options.get("challenge"), workers=workers)
+        if save is not None:
+            kept = 0 if saved is None else len(saved.records)
+            out.print(f"Saved to {save} ({plural(kept, 'game')} from the file, "
+                      f"{plural(_total_games(name, specs, games, players, options) - kept, 'game')}"
+                      " played now).")
 
 
 def parse_game_options(name: str, pairs: tuple[str, ...], **shorthands: str | None) -> dict:

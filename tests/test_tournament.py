@@ -9,7 +9,7 @@ import solvers
 from solvers.cli.main import main
 from solvers.errors import SolversError
 from solvers.stats import wilson_interval
-from solvers.tournament import plan_games, run_tournament, split_agent_list
+from solvers.tournament import plan_games, resume_tournament, run_tournament, split_agent_list
 
 
 def run(capsys, *argv):
@@ -120,3 +120,123 @@ def test_every_game_in_the_library_can_hold_a_tournament():
     for name in solvers.game_names():
         r = run_tournament(name, ["random", "greedy"], games=2, seed=0)
         assert r.game == name and all(a.games == 2 for a in r.agents)
+
+
+# ------------------------------------------------------------ saved and resumed
+AGENTS = ["mcts:iterations=40", "greedy", "random"]
+
+
+def _records(path):
+    return json.loads(open(path).read())["records"]
+
+
+def test_a_resumed_tournament_plays_what_the_uninterrupted_one_plays(tmp_path):
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    full = run_tournament("switchbacks", AGENTS, games=6, players=3, seed=7, save=whole)
+    run_tournament("switchbacks", AGENTS, games=4, players=3, seed=7, save=part)
+    assert len(_records(part)) == 4
+    again = resume_tournament(part, games=6, workers=2)
+    # The independent answer is the run that was never cut: the same six
+    # games, seat for seat, and so the same table.
+    assert _records(part) == _records(whole)
+    assert again.to_json()["agents"] == full.to_json()["agents"]
+    saved = json.loads(part.read_text())
+    assert [s["games"] for s in saved["sessions"]] == [4, 2]
+    assert saved["result"]["agents"] == full.to_json()["agents"]
+
+
+def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path):
+    path = tmp_path / "t.json"
+    seen = []
+
+    def stop_after_two(n):
+        seen.append(n)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament("switchbacks", AGENTS[:2], games=5, seed=3, save=path, progress=stop_after_two)
+    assert [r["index"] for r in _records(path)] == [0, 1]
+    left = []
+    r = resume_tournament(path, progress=left.append)
+    assert len(left) == 3                       # only the missing games were played
+    assert r.to_json()["agents"] == run_tournament("switchbacks", AGENTS[:2], games=5,
+                                                   seed=3).to_json()["agents"]
+
+
+def test_a_solo_tournament_can_be_finished_but_not_extended(tmp_path):
+    path = tmp_path / "solo.json"
+    run_tournament("c2c", ["greedy", "random"], games=2, seed=1, save=path,
+                   challenge="The Alamo")
+    with pytest.raises(SolversError, match="ask for 2 games"):
+        resume_tournament(path, games=3)
+    assert len(_records(path)) == 4
+
+
+def test_a_file_of_games_planned_otherwise_is_refused(tmp_path):
+    path = tmp_path / "t.json"
+    run_tournament("switchbacks", AGENTS[:2], games=2, seed=3, save=path)
+    data = json.loads(path.read_text())
+    data["records"][1]["deal"] ^= 1               # a game dealt from another seed
+    path.write_text(json.dumps(data))
+    with pytest.raises(SolversError, match="game 1 is not the game"):
+        resume_tournament(path, games=3)
+
+
+def test_cli_save_then_resume(capsys, tmp_path):
+    path = tmp_path / "match.json"
+    code, out, err = run(capsys, "tournament", "switchbacks", "--agents", "mcts:iterations=40,greedy",
+                         "--games", "2", "--seed", "4", "--workers", "1", "--save", path)
+    assert code == 0, err
+    assert "Saved to" in out and "2 games played now" in out
+    code, out, err = run(capsys, "tournament", "switchbacks", "--resume", path, "--games", "4",
+                         "--workers", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 4 and data["seed"] == 4 and data["saved"] == str(path)
+    assert [a["spec"] for a in data["agents"]] == ["mcts:iterations=40", "greedy"]
+    assert len(_records(path)) == 4
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--seed", "9"], "has seed 4, not 9"),
+    (["--agents", "greedy,random"], "agents are mcts:iterations=40, greedy"),
+    (["--players", "3"], "2 seats a game, not 3"),
+    (["--games", "1"], "ask for at least that many"),
+    (["--save", "{path}"], None),                 # saving back to the resumed file is allowed
+])
+def test_cli_resume_with_other_settings_is_one_line(capsys, tmp_path, extra, needle):
+    path = tmp_path / "match.json"
+    assert run(capsys, "tournament", "switchbacks", "--agents", "mcts:iterations=40,greedy",
+               "--games", "2", "--seed", "4", "--workers", "1", "--save", path)[0] == 0
+    before = path.read_bytes()
+    extra = [str(path) if x == "{path}" else x for x in extra]
+    code, out, err = run(capsys, "tournament", "switchbacks", "--resume", path, "--workers", "1", *extra)
+    if needle is None:
+        assert code == 0, err
+        return
+    assert code == 2
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in err, err
+    assert path.read_bytes() == before            # a refused resume leaves the file alone
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"{not json", "not JSON"),
+    (b'{"format": "solvers-ladder"}', "no \"format\": \"solvers-tournament\""),
+    (b'[1, 2]', "no \"format\""),
+])
+def test_cli_resume_of_a_bad_file_is_one_line(capsys, tmp_path, content, needle):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, _, err = run(capsys, "tournament", "switchbacks", "--resume", path)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == content
+
+
+def test_cli_save_refuses_an_existing_file(capsys, tmp_path):
+    path = tmp_path / "taken.json"
+    path.write_text("mine")
+    code, _, err = run(capsys, "tournament", "switchbacks", "--agents", "greedy,random", "--save", path)
+    assert code == 2 and "the file exists" in err
+    assert path.read_text() == "mine"

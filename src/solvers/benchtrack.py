@@ -119,6 +119,19 @@ def git_commit(cwd: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     return {"id": sha, "dirty": dirty}
 
 
+def run_stamp() -> dict[str, Any]:
+    """Who is playing a saved file's games now: ``{"commit", "dirty",
+    "version", "date"}``, the commit of the source checkout the library runs
+    from (``None`` for an installed copy)."""
+    from . import __version__
+
+    here = Path(__file__).resolve().parent
+    commit = git_commit(here) if (here.parent.parent / ".git").exists() else \
+        {"id": None, "dirty": False}
+    return {"commit": commit["id"], "dirty": commit["dirty"], "version": __version__,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
 def make_run(entries: list[dict[str, Any]], mode: str, commit: dict[str, Any] | None = None,
              when: datetime | None = None) -> dict[str, Any]:
     """A run in pytest-benchmark's saved shape from ``entries`` (each

@@ -707,16 +707,9 @@ class Ladder:
         if not self.played:
             return list(self.sessions)
         if self._session is None:
-            from datetime import datetime, timezone
+            from .benchtrack import run_stamp
 
-            from . import __version__
-            from .benchtrack import git_commit
-
-            here = Path(__file__).resolve().parent
-            commit = git_commit(here) if (here.parent.parent / ".git").exists() else \
-                {"id": None, "dirty": False}
-            self._session = {"commit": commit["id"], "dirty": commit["dirty"], "version": __version__,
-                             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            self._session = run_stamp()
         return list(self.sessions) + [dict(self._session, games=self.played)]
 
     def save(self, path: str | Path, table: LadderTable | None = None) -> str:

@@ -33,14 +33,23 @@ Every random choice flows from ``seed``: the deals, and each agent's own
 seed in each game (an agent spec's ``seed=`` option replaces the
 tournament seed for that agent's stream). With an iteration budget (not a
 time budget) a tournament replays exactly, whatever ``workers``.
+
+A long tournament can be saved as its games finish (``save=``, a JSON
+file of format ``solvers-tournament``) and resumed later
+(:func:`resume_tournament`): only the games the file lacks are played,
+each exactly as the uninterrupted tournament would have played it (the
+file keeps every game's deal and agent seeds and is checked against the
+plan), so a match of many hours may be spread over several sittings.
 """
 
 from __future__ import annotations
 
+import json
 import time as _time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeGuard
 
 from .errors import SolversError
 from .limits import check_seed
@@ -48,6 +57,8 @@ from .rng import SplitMix64, seed_from
 from .stats import mean_interval, wilson_interval
 
 MASK64 = (1 << 64) - 1
+FORMAT = "solvers-tournament"
+VERSION = 1
 
 
 # ------------------------------------------------------------ agent lists
@@ -265,6 +276,7 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
                    seed: int | None = 0, workers: int | None = 1,
                    progress: Callable[[int], None] | None = None,
                    backend: str = "local", address: str | None = None,
+                   save: str | Path | None = None, resume: SavedTournament | None = None,
                    **game_options: Any) -> TournamentResult:
     """Play ``games`` games of ``game`` between ``agents`` (agent specs such
     as ``"mcts:time=1"``), seats rotated; see the module docstring.
@@ -276,6 +288,11 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     :func:`solvers.parallel.run_jobs`).
     ``progress(n)`` is called as games finish. Other keywords go to
     :func:`solvers.load_game` (``challenge=`` for Coast to Coast).
+
+    ``save`` names a tournament file written as games finish (at most every
+    two seconds, and at the end, even when interrupted); ``resume`` is a
+    :class:`SavedTournament` whose games are kept and not played again
+    (:func:`resume_tournament` reads one and passes its settings).
     """
     from . import canonical_game_name, load_game
 
@@ -302,25 +319,242 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     seed = seed_from(None if seed is None else check_seed("seed", seed))
     options = tuple(sorted(game_options.items()))
     jobs = plan_games(name, players, specs, games, seed, options)
+    kept: dict[int, GameRecord] = {}
+    if resume is not None:
+        kept = resume.check_plan(name, players, specs, seed, dict(options), games, jobs)
+    if save is not None:
+        from .files import check_output_path
+
+        check_output_path(save, "--save")
+        try:
+            json.dumps(dict(options))
+        except (TypeError, ValueError):
+            raise SolversError("a saved tournament's game options must be plain values (text, "
+                               "numbers)") from None
+    sessions = list(resume.sessions) if resume is not None else []
+    stamp: dict[str, Any] = {}
     # Games side by side share the cores: never more search threads than cores.
     from dataclasses import replace
 
     from .parallel import default_workers
     from .search.mcts import thread_allowance
 
-    side_by_side = min(len(jobs), workers or default_workers())
+    todo = [job for job in jobs if job.index not in kept]
+    side_by_side = max(1, min(len(todo), workers or default_workers()))
     share = 1 if backend == "ray" else max(1, thread_allowance() // side_by_side)
-    jobs = [replace(job, threads=share) for job in jobs]
+    todo = [replace(job, threads=share) for job in todo]
     start = _time.perf_counter()
-    records = []
+    records = list(kept.values())
     from .parallel import run_jobs
 
-    for _, rec in run_jobs(play_game, jobs, workers=workers, backend=backend, address=address):
-        records.append(rec)
-        if progress is not None:
-            progress(1)
+    def write() -> None:
+        assert save is not None
+        if not stamp:
+            from .benchtrack import run_stamp
+
+            stamp.update(run_stamp())
+        played = len(records) - len(kept)
+        runs = sessions + ([dict(stamp, games=played)] if played else [])
+        result = summarise(name, players, games, seed, specs, sorted(records, key=lambda r: r.index),
+                           _time.perf_counter() - start)
+        _write_file(save, name, players, dict(options), seed, specs, games, jobs, records, runs,
+                    result)
+
+    last = _time.monotonic()
+    try:
+        for _, rec in run_jobs(play_game, todo, workers=workers, backend=backend, address=address):
+            records.append(rec)
+            if progress is not None:
+                progress(1)
+            if save is not None and _time.monotonic() - last >= 2.0:
+                write()
+                last = _time.monotonic()
+    finally:
+        if save is not None:
+            write()
     records.sort(key=lambda r: r.index)
     return summarise(name, players, games, seed, specs, records, _time.perf_counter() - start)
+
+
+# ------------------------------------------------------------ saved tournaments
+def _write_file(path: str | Path, game: str, players: int, options: dict[str, Any], seed: int,
+                specs: list[str], games: int, jobs: list[GameJob], records: list[GameRecord],
+                sessions: list[dict[str, Any]], result: TournamentResult) -> None:
+    from .files import write_atomic
+
+    rows = []
+    for rec in sorted(records, key=lambda r: r.index):
+        job = jobs[rec.index]
+        rows.append({"index": rec.index, "seating": list(rec.seating), "returns": list(rec.returns),
+                     "scores": list(rec.scores), "moves": rec.moves, "deal": job.deal_seed,
+                     "agent_seeds": list(job.agent_seeds)})
+    data = {"format": FORMAT, "version": VERSION, "game": game, "players": players,
+            "options": options, "seed": seed, "agents": specs, "games": games,
+            "records": rows, "sessions": sessions, "result": result.to_json()}
+    write_atomic(path, json.dumps(data, indent=1) + "\n", "tournament file")
+
+
+@dataclass
+class SavedTournament:
+    """A tournament file (``solve tournament --save``): the settings, the
+    games played so far with each one's deal and agent seeds, and the runs
+    that played them (``sessions``: commit, version, date, games)."""
+
+    path: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    specs: list[str]
+    games: int
+    records: list[GameRecord]
+    seeds: dict[int, tuple[int, tuple[int, ...]]]      # index -> (deal, agent seeds)
+    sessions: list[dict[str, Any]]
+
+    def _bad(self, why: str) -> SolversError:
+        return SolversError(f"{self.path}: {why}")
+
+    def check_plan(self, game: str, players: int, specs: list[str], seed: int,
+                   options: dict[str, Any], games: int, jobs: list[GameJob]) -> dict[int, GameRecord]:
+        """The file's games by index, once each is found to be the game the
+        plan ``jobs`` would play; SolversError naming what differs."""
+        if game != self.game:
+            raise self._bad(f"this tournament is of {self.game}, not {game}")
+        if players != self.players:
+            raise self._bad(f"this tournament has {self.players} seats a game, not {players}")
+        if specs != self.specs:
+            raise self._bad(f"this tournament's agents are {', '.join(self.specs)}, not "
+                            f"{', '.join(specs)}")
+        if seed != self.seed:
+            raise self._bad(f"this tournament has seed {self.seed}, not {seed}")
+        if options != self.options:
+            raise self._bad(f"this tournament has the game options {self.options or 'none'}, "
+                            f"not {options or 'none'}")
+        size = len(jobs)
+        kept: dict[int, GameRecord] = {}
+        for rec in self.records:
+            if rec.index >= size:
+                raise self._bad(f"it holds {self.games} games; ask for at least that many, not "
+                                f"{games}")
+            job = jobs[rec.index]
+            if (job.deal_seed, job.agent_seeds) != self.seeds[rec.index] or job.seating != rec.seating:
+                if players == 1 and games != self.games:
+                    raise self._bad(f"a 1-player tournament draws all its deals at once, so it "
+                                    f"can be finished but not extended: ask for {self.games} games")
+                raise self._bad(f"game {rec.index} is not the game this library plans for it "
+                                "(a file of another version?)")
+            kept[rec.index] = rec
+        return kept
+
+
+def _whole(x: Any, low: int = 0, high: int | None = None) -> TypeGuard[int]:
+    return (isinstance(x, int) and not isinstance(x, bool) and x >= low
+            and (high is None or x <= high))
+
+
+def _numbers(x: Any, size: int) -> bool:
+    import math
+
+    return isinstance(x, list) and len(x) == size and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in x)
+
+
+def load_tournament(path: str | Path) -> SavedTournament:
+    """Read a tournament file written by ``save=`` (``solve tournament
+    --save``); SolversError, naming the file and the field, for anything
+    that is not one."""
+    from . import canonical_game_name
+    from .files import read_file
+
+    where = str(path)
+
+    def bad(why: str) -> SolversError:
+        return SolversError(f"{where}: not a tournament file: {why}")
+
+    raw = read_file(path, "tournament file", limit=64 * 1024 * 1024)
+    data: Any
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise bad(f"not JSON ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f"it has no \"format\": \"{FORMAT}\"")
+    if data.get("version") != VERSION:
+        raise bad(f"version {data.get('version')!r}; this library reads {VERSION}")
+    game, players, options, seed = (data.get(k) for k in ("game", "players", "options", "seed"))
+    specs, games, rows, sessions = (data.get(k) for k in ("agents", "games", "records", "sessions"))
+    if not isinstance(game, str):
+        raise bad("\"game\" should be a game's name")
+    game = canonical_game_name(game)
+    if not _whole(players, 1, 4):
+        raise bad("\"players\" should be 1 to 4 seats")
+    if not isinstance(options, dict):
+        raise bad("\"options\" should be an object")
+    if not _whole(seed, 0, MASK64):
+        raise bad("\"seed\" should be a whole number 0 to 2**64 - 1")
+    if not isinstance(specs, list) or not specs or not all(isinstance(x, str) and x for x in specs):
+        raise bad("\"agents\" should be a list of agent specs")
+    if not _whole(games, 1, 100_000):
+        raise bad("\"games\" should be a whole number 1 to 100,000")
+    if not isinstance(rows, list):
+        raise bad("\"records\" should be a list of games")
+    if sessions is None:
+        sessions = []
+    if not isinstance(sessions, list) or not all(
+            isinstance(x, dict) and (x.get("commit") is None or isinstance(x.get("commit"), str))
+            and _whole(x.get("games", 0)) for x in sessions):
+        raise bad("\"sessions\" should be a list of {\"commit\", \"games\", ...} objects")
+    size = int(games) * len(specs) if players == 1 else int(games)
+    records: list[GameRecord] = []
+    seeds: dict[int, tuple[int, tuple[int, ...]]] = {}
+    r: Any
+    for n, r in enumerate(rows):
+        at = f"game {n} of \"records\""
+        if not isinstance(r, dict):
+            raise bad(f"{at} is not an object")
+        index, seating, moves = r.get("index"), r.get("seating"), r.get("moves")
+        deal, agent_seeds = r.get("deal"), r.get("agent_seeds")
+        if not _whole(index, 0, size - 1):
+            raise bad(f"{at}: \"index\" should be 0 to {size - 1}")
+        if index in seeds:
+            raise bad(f"{at}: game {index} is listed twice")
+        if not isinstance(seating, list) or len(seating) != players or \
+                not all(_whole(a, 0, len(specs) - 1) for a in seating):
+            raise bad(f"{at}: \"seating\" should give an agent's number for each of "
+                      f"{players} seats")
+        if not _numbers(r.get("returns"), players) or not _numbers(r.get("scores"), players):
+            raise bad(f"{at}: \"returns\" and \"scores\" should be {players} numbers")
+        if not _whole(moves):
+            raise bad(f"{at}: \"moves\" should be a whole number")
+        if not _whole(deal, 0, MASK64) or not isinstance(agent_seeds, list) or \
+                len(agent_seeds) != players or not all(_whole(x, 0, MASK64) for x in agent_seeds):
+            raise bad(f"{at}: \"deal\" and \"agent_seeds\" should be 64-bit seeds")
+        records.append(GameRecord(int(index), tuple(seating), tuple(float(x) for x in r["returns"]),
+                                  tuple(float(x) for x in r["scores"]), int(moves)))
+        seeds[int(index)] = (int(deal), tuple(int(x) for x in agent_seeds))
+    return SavedTournament(where, game, int(players), dict(options), int(seed), list(specs),
+                           int(games), records, seeds, list(sessions))
+
+
+def resume_tournament(path: str | Path, games: int | None = None, *, workers: int | None = 1,
+                      progress: Callable[[int], None] | None = None, backend: str = "local",
+                      address: str | None = None, save: str | Path | None = None
+                      ) -> TournamentResult:
+    """Play the games a tournament file lacks (its own number of games, or
+    ``games`` when more) and save them back to it (or to ``save``).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.json")
+    >>> _ = run_tournament("switchbacks", ["greedy", "random"], games=2, seed=1, save=path)
+    >>> r = resume_tournament(path, games=4)          # two more games
+    >>> r.games, sum(a.wins for a in r.agents)
+    (4, 4.0)
+    """
+    saved = load_tournament(path)
+    return run_tournament(saved.game, saved.specs, saved.games if games is None else games,
+                          players=saved.players, seed=saved.seed, workers=workers,
+                          progress=progress, backend=backend, address=address,
+                          save=path if save is None else save, resume=saved, **saved.options)
 
 
 def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
@@ -368,5 +602,6 @@ def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
     return TournamentResult(game, players, games, seed, results, draws, seconds)
 
 
-__all__ = ["run_tournament", "split_agent_list", "plan_games", "play_game", "summarise",
+__all__ = ["run_tournament", "resume_tournament", "load_tournament", "SavedTournament",
+           "split_agent_list", "plan_games", "play_game", "summarise",
            "TournamentResult", "AgentResult", "GameJob", "GameRecord", "mean_interval"]
