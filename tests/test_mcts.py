@@ -566,3 +566,23 @@ def test_rollout_modes_name_who_plays_the_policy():
             solvers.load_agent("mcts", solo, rollout=bad)
     with pytest.raises(SolversError):
         cmcts.Search(solo._gamedef_capsule(), state._state_capsule(), owner=solo, rollout="most")
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_the_game_names_the_exploration_constant_when_the_caller_does_not(backend, monkeypatch):
+    import solvers
+    from solvers.agents.searching import MCTSAgent
+
+    game = solvers.load_game("switchbacks", reference=(backend == "python"))
+    state = game.new_initial_state(seed=3)
+    while state.is_chance_node():
+        state.apply_action(state.seeded_outcome())
+
+    def visits(**kw):
+        r = mcts_search(state, iterations=600, seed=5, backend=backend, **kw)
+        return list(zip(r.actions, r.visits))
+
+    assert visits() == visits(c=1.4)                   # no game sets its own: UCB's usual 1.4
+    monkeypatch.setattr(type(game), "default_c", 0.2)
+    assert visits() == visits(c=0.2) != visits(c=1.4)  # the control: c changes the search
+    assert MCTSAgent(game).c == 0.2 and MCTSAgent(game, c=2).c == 2.0

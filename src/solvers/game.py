@@ -133,6 +133,11 @@ class Game(ABC):
     #: Who plays the kernel's playout policy in MCTS rollouts unless the
     #: search is told otherwise (:func:`solvers.search.mcts.make_search`).
     default_rollout: str = "policy"
+    #: The exploration constant ``c`` of MCTS's UCB (on returns from 0 to 1)
+    #: unless the search or the agent spec is told otherwise; a game whose
+    #: searches measured stronger with another value sets its own (the
+    #: measurement is in its rules page, ``docs/rules/<game>.md``).
+    default_c: float = 1.4
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State: ...

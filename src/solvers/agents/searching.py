@@ -9,7 +9,7 @@ from ..errors import SolversError
 from ..game import Game, State
 from ..limits import MAX_NODES, check_seconds, check_whole
 from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
-from ..search.mcts import ROLLOUTS, mcts_search, playout_plies, thread_allowance
+from ..search.mcts import DEFAULT_C, ROLLOUTS, mcts_search, playout_plies, thread_allowance
 from .base import Agent, register
 
 
@@ -36,7 +36,8 @@ class MCTSAgent(Agent):
     C tables, else Python; :mod:`solvers.search.mcts`).
 
     Options: ``iterations`` and/or ``time`` (seconds; default 1000
-    iterations), ``seed``, ``c`` (exploration, default 1.4),
+    iterations), ``seed``, ``c`` (exploration; default: the game's
+    ``Game.default_c``, 1.4 unless the game measured better with another),
     ``rollout_plies`` (0 = random playouts to the end), ``endgame_plies``
     (when random playouts from here end within that many actions, try the
     exact endgame search first, with ``endgame_nodes`` nodes at most and
@@ -73,7 +74,7 @@ class MCTSAgent(Agent):
     stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
-                 time: float | None = None, c: float = 1.4, rollout_plies: int | None = None,
+                 time: float | None = None, c: float | None = None, rollout_plies: int | None = None,
                  endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
                  backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None,
                  threads: int | None = None, model: Any = _NOT_GIVEN, mix: float | None = None):
@@ -82,7 +83,7 @@ class MCTSAgent(Agent):
             iterations = 1000
         self.iterations = None if iterations is None else check_whole("iterations", iterations, 1)
         self.time = None if time is None else check_seconds("time", time)
-        self.c = _number("c", c, 0.0)
+        self.c = float(getattr(game, "default_c", DEFAULT_C)) if c is None else _number("c", c, 0.0)
         from ..learn.model import default_model, resolve_model
 
         # Not given: the shipped model, if any. None (a spec's 'model=none' reads

@@ -17,7 +17,9 @@ its own mean return), and single-observer information-set MCTS (Cowling,
 Powley and Whitehouse, IEEE TCIAIG 2012) for hidden information: each
 iteration searches a fresh determinisation of the root (``resample`` in
 Python, ``determinize`` in C), children are keyed by the action as the
-searching player observes it, and UCB uses availability counts. A Python
+searching player observes it, and UCB uses availability counts (its
+exploration constant ``c``: the caller's, else the game's ``default_c``,
+:func:`exploration`). A Python
 state without ``resample`` is treated as fully visible; chance outcomes are
 always drawn from ``chance_outcomes()``, never from the state's seed.
 
@@ -46,6 +48,9 @@ from ..rng import SplitMix64, seed_from
 
 #: Who plays a kernel's playout policy in C rollouts (see :func:`make_search`).
 ROLLOUTS = ("policy", "own", "random")
+#: UCB's exploration constant where neither the caller nor the game
+#: (``Game.default_c``) names one; returns run from 0 to 1.
+DEFAULT_C = 1.4
 
 HIDDEN = -2  # an action the searching player cannot see (GAME_HIDDEN in C)
 
@@ -164,10 +169,11 @@ class MCTS:
     that comes before ``run`` makes it return at once).
     """
 
-    def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
-                 determinize: bool = True, evaluator: Evaluator | None = None,
-                 max_nodes: int | None = None):
+    def __init__(self, state: State, *, c: float | None = None, seed: int | None = 0,
+                 rollout_plies: int = 0, determinize: bool = True,
+                 evaluator: Evaluator | None = None, max_nodes: int | None = None):
         self.player = _check_root(state)
+        c = exploration(state, c)
         if max_nodes is not None:
             check_whole("max_nodes", max_nodes, 1, MAX_NODES)
         self.max_nodes = max_nodes
@@ -284,12 +290,13 @@ class MCTS:
 class CSearch:
     """The C search (``solvers._core.mcts.Search``) with the Python result type."""
 
-    def __init__(self, state: State, *, c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0,
-                 determinize: bool = True, max_nodes: int | None = None, rollout: str | None = None,
-                 model: Any = None, mix: float | None = None):
+    def __init__(self, state: State, *, c: float | None = None, seed: int | None = 0,
+                 rollout_plies: int = 0, determinize: bool = True, max_nodes: int | None = None,
+                 rollout: str | None = None, model: Any = None, mix: float | None = None):
         from .._core import mcts as _cmcts
 
         _check_root(state)
+        c = exploration(state, c)
         kwargs: dict[str, Any] = {}
         if max_nodes is not None:
             kwargs["max_nodes"] = max_nodes
@@ -462,7 +469,18 @@ def make_parallel_search(state: State, *, threads: int = 1, iterations: int | No
     return search
 
 
-def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: int | None = 0,
+def exploration(state: State, c: float | None) -> float:
+    """The exploration constant a search of ``state`` uses: ``c``, or when
+    it is None the game's own (``Game.default_c``, 1.4 unless the game
+    measured better with another)."""
+    if c is None:
+        return float(getattr(getattr(state, "game", None), "default_c", DEFAULT_C))
+    if isinstance(c, bool) or not isinstance(c, (int, float)):
+        raise SolversError(f"the exploration constant must be a number, not {c!r}")
+    return c
+
+
+def make_search(state: State, *, backend: str = "auto", c: float | None = None, seed: int | None = 0,
                 rollout_plies: int = 0, determinize: bool = True,
                 max_nodes: int | None = None, rollout: str | None = None,
                 model: Any = None, mix: float | None = None) -> MCTS | CSearch:
@@ -484,8 +502,7 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
         raise SolversError(f"unknown rollout {rollout!r}; use {', '.join(map(repr, ROLLOUTS))}")
     if isinstance(rollout_plies, bool) or not isinstance(rollout_plies, int):
         raise SolversError(f"rollout_plies must be a whole number, not {rollout_plies!r}")
-    if isinstance(c, bool) or not isinstance(c, (int, float)):
-        raise SolversError(f"the exploration constant must be a number, not {c!r}")
+    c = exploration(state, c)
     if backend == "c" and not has_kernel(state):
         raise SolversError("this state has no C tables; use backend='python'")
     if model is not None and (backend == "python" or not has_kernel(state)):
@@ -498,8 +515,8 @@ def make_search(state: State, *, backend: str = "auto", c: float = 1.4, seed: in
 
 
 def mcts_search(state: State, *, iterations: int | None = None, time: float | None = None,
-                c: float = 1.4, seed: int | None = 0, rollout_plies: int = 0, determinize: bool = True,
-                backend: str = "auto", max_nodes: int | None = None,
+                c: float | None = None, seed: int | None = 0, rollout_plies: int = 0,
+                determinize: bool = True, backend: str = "auto", max_nodes: int | None = None,
                 rollout: str | None = None, threads: int = 1,
                 track: Callable[[Any], Any] | None = None, model: Any = None,
                 mix: float | None = None) -> SearchResult:
