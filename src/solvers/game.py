@@ -136,7 +136,7 @@ class Game(ABC):
     #: The exploration constant ``c`` of MCTS's UCB (on returns from 0 to 1)
     #: unless the search or the agent spec is told otherwise; a game whose
     #: searches measured stronger with another value sets its own (the
-    #: measurement is in its rules page, ``docs/rules/<game>.md``).
+    #: measurements so far: ``docs/benchmarks/strength.md``).
     default_c: float = 1.4
 
     @abstractmethod
