@@ -218,5 +218,17 @@ def show(result: TournamentResult, challenge: str | None = None, workers: int | 
     if not solo and result.draws:
         out.print(f"{plural(result.draws, 'game')} ended with a shared first place "
                   "(each winner counted a share).")
+    thought = [a for a in result.agents if a.simulations_per_move]
+    if thought:
+        out.print("A move: " + "; ".join(
+            f"{a.spec} {a.simulations_per_move:,.0f} simulations in {_seconds(a.seconds_per_move)}"
+            for a in thought) + ".")
     on = "" if workers is None else f" on {plural(workers, 'worker')}"
     out.print(f"Time: {result.seconds:.1f} s{on}.")
+
+
+def _seconds(x: float | None) -> str:
+    """A thinking time: 1.00 s, 82.3 ms."""
+    if x is None:
+        return "?"
+    return f"{x:.2f} s" if x >= 1 else f"{1000 * x:.3g} ms"

@@ -73,7 +73,7 @@ import numpy as np
 
 from .errors import SolversError
 from .limits import check_seed
-from .tournament import GameJob, _game_for, _make_agent, run_game, split_agent_list
+from .tournament import GameJob, ThinkMeter, _game_for, _make_agent, run_game, split_agent_list
 
 FORMAT = "solvers-ladder"
 VERSION = 1
@@ -183,49 +183,12 @@ class LadderJob:
     job: GameJob
 
 
-def _visits(rows: Any) -> int:
-    try:
-        return int(sum(int(r.get("visits", 0)) for r in rows))
-    except (TypeError, AttributeError, ValueError):
-        return 0
-
-
-class _Meter:
-    """Counts an agent's decisions, thinking time and simulations (the root
-    visits of its rankings, or its ``last_simulations`` after a step)."""
-
-    def __init__(self, agent: Any):
-        self.agent = agent
-        self.seconds = 0.0
-        self.decisions = 0
-        self.simulations = 0
-        self._seen = 0
-        inner = agent._analyse
-
-        def analyse(view: Any) -> Any:
-            rows = inner(view)
-            self._seen += _visits(rows)
-            return rows
-
-        agent._analyse = analyse          # the instance's own: step() still sees only the view
-
-    def step(self, state: Any) -> int:
-        self._seen = 0
-        start = _time.perf_counter()
-        action = self.agent.step(state)
-        self.seconds += _time.perf_counter() - start
-        self.decisions += 1
-        last = getattr(self.agent, "last_simulations", None)
-        self.simulations += int(last) if isinstance(last, int) and not self._seen else self._seen
-        return action
-
-
 def play_ladder_game(job: GameJob) -> tuple[tuple[float, ...], tuple[float, ...], int,
                                             tuple[tuple[float, int, int], ...]]:
     """Play one game as :func:`solvers.tournament.play_game` does (chance
     from the deal seed, each seat its agent, the search threads capped),
     timing each seat's decisions: ``(returns, scores, moves, think)``."""
-    state, moves, meters = run_game(job, wrap=_Meter)
+    state, moves, meters = run_game(job, wrap=ThinkMeter)
     return (tuple(float(x) for x in state.returns()), tuple(float(x) for x in state.scores()),
             moves, tuple((m.seconds, m.decisions, m.simulations) for m in meters))
 

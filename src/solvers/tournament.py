@@ -109,6 +109,11 @@ class AgentResult:
     score_ci95: tuple[float, float]
     seat_wins: list[float] = field(default_factory=list)   # wins per seat played
     seat_games: list[int] = field(default_factory=list)
+    #: its decisions (forced moves are not asked), and the mean seconds and
+    #: simulations of one, over the games that metered them
+    decisions: int = 0
+    seconds_per_move: float | None = None
+    simulations_per_move: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +121,10 @@ class AgentResult:
             "win_rate": self.win_rate, "ci95": list(self.ci95),
             "mean_score": self.mean_score, "score_ci95": list(self.score_ci95),
             "seat_wins": self.seat_wins, "seat_games": self.seat_games,
+            "decisions": self.decisions,
+            "seconds_per_move": None if self.seconds_per_move is None else round(self.seconds_per_move, 6),
+            "simulations_per_move": None if self.simulations_per_move is None
+            else round(self.simulations_per_move, 1),
         }
 
 
@@ -162,6 +171,9 @@ class GameRecord:
     returns: tuple[float, ...]
     scores: tuple[float, ...]
     moves: int
+    #: per seat ``(seconds, decisions, simulations)`` of its agent's thinking
+    #: (None in a file saved before tournaments kept it)
+    think: tuple[tuple[float, int, int], ...] | None = None
 
 
 _GAME_CACHE: dict[tuple, Any] = {}
@@ -190,12 +202,56 @@ def _make_agent(spec: str, game: Any, seed: int) -> Any:
     return load_agent(kind, game, **options)
 
 
+def _visits(rows: Any) -> int:
+    try:
+        return int(sum(int(r.get("visits", 0)) for r in rows))
+    except (TypeError, AttributeError, ValueError):
+        return 0
+
+
+class ThinkMeter:
+    """Wraps an agent to count its decisions, thinking time and simulations
+    (the root visits of its rankings, or its ``last_simulations`` after a
+    step): what a strength claim names besides the time a move."""
+
+    def __init__(self, agent: Any):
+        self.agent = agent
+        self.seconds = 0.0
+        self.decisions = 0
+        self.simulations = 0
+        self._seen = 0
+        inner = agent._analyse
+
+        def analyse(view: Any) -> Any:
+            rows = inner(view)
+            self._seen += _visits(rows)
+            return rows
+
+        agent._analyse = analyse          # the instance's own: step() still sees only the view
+
+    def step(self, state: Any) -> int:
+        self._seen = 0
+        start = _time.perf_counter()
+        action = self.agent.step(state)
+        self.seconds += _time.perf_counter() - start
+        self.decisions += 1
+        last = getattr(self.agent, "last_simulations", None)
+        self.simulations += int(last) if isinstance(last, int) and not self._seen else self._seen
+        return action
+
+    @property
+    def think(self) -> tuple[float, int, int]:
+        """``(seconds, decisions, simulations)`` so far."""
+        return (self.seconds, self.decisions, self.simulations)
+
+
 def play_game(job: GameJob) -> GameRecord:
     """Play one game of a tournament: chance follows the deal seed, each seat
-    its agent."""
-    state, moves, _ = run_game(job)
+    its agent, whose thinking is metered (:class:`ThinkMeter`)."""
+    state, moves, meters = run_game(job, wrap=ThinkMeter)
     return GameRecord(job.index, job.seating, tuple(float(x) for x in state.returns()),
-                      tuple(float(x) for x in state.scores()), moves)
+                      tuple(float(x) for x in state.scores()), moves,
+                      tuple(m.think for m in meters))
 
 
 def run_game(job: GameJob, wrap: Callable[[Any], Any] | None = None) -> tuple[Any, int, list[Any]]:
@@ -388,6 +444,8 @@ def _write_file(path: str | Path, game: str, players: int, options: dict[str, An
         rows.append({"index": rec.index, "seating": list(rec.seating), "returns": list(rec.returns),
                      "scores": list(rec.scores), "moves": rec.moves, "deal": job.deal_seed,
                      "agent_seeds": list(job.agent_seeds)})
+        if rec.think is not None:
+            rows[-1]["think"] = [[round(t[0], 6), t[1], t[2]] for t in rec.think]
     data = {"format": FORMAT, "version": VERSION, "game": game, "players": players,
             "options": options, "seed": seed, "agents": specs, "games": games,
             "records": rows, "sessions": sessions, "result": result.to_json()}
@@ -529,8 +587,14 @@ def load_tournament(path: str | Path) -> SavedTournament:
         if not _whole(deal, 0, MASK64) or not isinstance(agent_seeds, list) or \
                 len(agent_seeds) != players or not all(_whole(x, 0, MASK64) for x in agent_seeds):
             raise bad(f"{at}: \"deal\" and \"agent_seeds\" should be 64-bit seeds")
+        think = r.get("think")
+        if think is not None and (not isinstance(think, list) or len(think) != players or not all(
+                _numbers(t, 3) and t[0] >= 0 and _whole(t[1]) and _whole(t[2]) for t in think)):
+            raise bad(f"{at}: \"think\" should be [seconds, decisions, simulations] for each seat")
         records.append(GameRecord(int(index), tuple(seating), tuple(float(x) for x in r["returns"]),
-                                  tuple(float(x) for x in r["scores"]), int(moves)))
+                                  tuple(float(x) for x in r["scores"]), int(moves),
+                                  None if think is None else
+                                  tuple((float(t[0]), int(t[1]), int(t[2])) for t in think)))
         seeds[int(index)] = (int(deal), tuple(int(x) for x in agent_seeds))
     return SavedTournament(where, game, int(players), dict(options), int(seed), list(specs),
                            int(games), records, seeds, list(sessions))
@@ -566,8 +630,14 @@ def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
     scores: list[list[float]] = [[] for _ in range(k)]
     seat_wins = [[0.0] * players for _ in range(k)]
     seat_games = [[0] * players for _ in range(k)]
+    thought = [[0.0, 0, 0] for _ in range(k)]          # seconds, decisions, simulations
     draws = 0
     for rec in records:
+        for s, t in enumerate(rec.think or ()):
+            a = rec.seating[s]
+            thought[a][0] += t[0]
+            thought[a][1] += t[1]
+            thought[a][2] += t[2]
         if players == 1:
             a = rec.seating[0]
             won = 1.0 if rec.returns[0] > 0 else 0.0
@@ -594,14 +664,17 @@ def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
     for a, spec in enumerate(specs):
         n = played[a]
         mean, lo, hi = mean_interval(scores[a])
+        secs, decided, sims = thought[a]
         results.append(AgentResult(
             spec=spec, games=n, wins=wins[a], win_rate=wins[a] / n if n else 0.0,
             ci95=wilson_interval(wins[a], n), mean_score=mean, score_ci95=(lo, hi),
-            seat_wins=seat_wins[a], seat_games=seat_games[a],
+            seat_wins=seat_wins[a], seat_games=seat_games[a], decisions=int(decided),
+            seconds_per_move=secs / decided if decided else None,
+            simulations_per_move=sims / decided if decided else None,
         ))
     return TournamentResult(game, players, games, seed, results, draws, seconds)
 
 
-__all__ = ["run_tournament", "resume_tournament", "load_tournament", "SavedTournament",
+__all__ = ["run_tournament", "resume_tournament", "ThinkMeter", "load_tournament", "SavedTournament",
            "split_agent_list", "plan_games", "play_game", "summarise",
            "TournamentResult", "AgentResult", "GameJob", "GameRecord", "mean_interval"]
