@@ -132,9 +132,8 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     start_backend(backend, address, workers)
     if workers is None:
         workers = default_workers() if backend == "local" else None
-    total = _total_games(name, specs, games, players, options)
-    if saved is not None:
-        total = max(0, total - len(saved.records))
+    kept = 0 if saved is None else len(saved.records)
+    total = max(0, _total_games(name, specs, games, players, options) - kept)
     with progress(f"{name} tournament", total) as advance:
         result = run_tournament(name, specs, games, players=players, seed=seed, workers=workers,
                                 progress=advance, backend=backend, address=address,
@@ -147,10 +146,8 @@ def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ..
     else:
         show(result, challenge=options.get("challenge"), workers=workers)
         if save is not None:
-            kept = 0 if saved is None else len(saved.records)
             out.print(f"Saved to {save} ({plural(kept, 'game')} from the file, "
-                      f"{plural(_total_games(name, specs, games, players, options) - kept, 'game')}"
-                      " played now).")
+                      f"{plural(total, 'game')} played now).")
 
 
 def parse_game_options(name: str, pairs: tuple[str, ...], **shorthands: str | None) -> dict:

@@ -73,7 +73,7 @@ import numpy as np
 
 from .errors import SolversError
 from .limits import check_seed
-from .tournament import GameJob, ThinkMeter, _game_for, _make_agent, run_game, split_agent_list
+from .tournament import GameJob, ThinkMeter, _game_for, _make_agent, _numbers, run_game, split_agent_list
 
 FORMAT = "solvers-ladder"
 VERSION = 1
@@ -360,12 +360,6 @@ def describe_budget(spec: str) -> tuple[str, str]:
 # ------------------------------------------------------------ the ladder
 def _bad(path: Any, why: str) -> SolversError:
     return SolversError(f"{path}: not a usable ladder file ({why})")
-
-
-def _number_list(value: Any, size: int) -> bool:
-    return (isinstance(value, list) and len(value) == size
-            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                    for x in value))
 
 
 class Ladder:
@@ -725,13 +719,13 @@ class Ladder:
             if not isinstance(st, list) or len(st) != seats or not all(s in ps for s in st):
                 raise _bad(path, f"{where}: \"seats\" should name one of its players in each of "
                                  f"{seats} seats")
-            if not _number_list(r.get("returns"), seats) or not _number_list(r.get("scores"), seats):
+            if not _numbers(r.get("returns"), seats) or not _numbers(r.get("scores"), seats):
                 raise _bad(path, f"{where}: \"returns\" and \"scores\" should be {seats} numbers")
             moves, think = r.get("moves"), r.get("think")
             if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
                 raise _bad(path, f"{where}: \"moves\" should be a whole number")
             if not isinstance(think, list) or len(think) != seats or not all(
-                    _number_list(t, 3) and t[0] >= 0 and all(isinstance(x, int) and x >= 0
+                    _numbers(t, 3) and t[0] >= 0 and all(isinstance(x, int) and x >= 0
                                                            for x in t[1:]) for t in think):
                 raise _bad(path, f"{where}: \"think\" should be [seconds, decisions, simulations] "
                                  "for each seat")

@@ -511,6 +511,7 @@ def _whole(x: Any, low: int = 0, high: int | None = None) -> TypeGuard[int]:
 
 
 def _numbers(x: Any, size: int) -> bool:
+    """``x`` is a list of ``size`` finite numbers (a saved game's returns, scores, think)."""
     import math
 
     return isinstance(x, list) and len(x) == size and all(
