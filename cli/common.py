@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -197,12 +198,55 @@ def model_option() -> Callable[[Any], Any]:
                              "package ships for the game and seat count, if any; else none].")
 
 
+#: Off a terminal (a log file, ``nohup``, CI) long work writes a plain
+#: progress line to stderr at most this often, the first after as long.
+LOG_EVERY = 60.0
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+class ProgressLog:
+    """Progress as plain lines for a log: ``label: 12/144 (8%), 14m02s
+    so far, about 2h31m left``, written only when :data:`LOG_EVERY`
+    seconds have passed since the start or the last line (and at the end,
+    once a line was written), so that short work writes nothing."""
+
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic):
+        self.label, self.clock = label, clock
+        self.start = self.last = clock()
+        self.wrote = False
+
+    def update(self, done: int, total: int) -> None:
+        now = self.clock()
+        if total <= 0 or (now - self.last < LOG_EVERY and not (self.wrote and done >= total)):
+            return
+        self.last, self.wrote = now, True
+        spent = now - self.start
+        line = f"{self.label}: {done}/{total} ({100 * done // total}%), {_clock(spent)} so far"
+        if 0 < done < total:
+            line += f", about {_clock(spent * (total - done) / done)} left"
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
 @contextmanager
 def progress(label: str, total: int, force: bool = False) -> Iterator[Callable[..., None]]:
-    """A progress bar on stderr (shown only on a terminal, or with
-    ``force``); yields advance(n)."""
-    if not (err.is_terminal or force) or total <= 0:
+    """A progress bar on stderr (on a terminal, or with ``force``; off a
+    terminal a :class:`ProgressLog` line now and then); yields advance(n)."""
+    if total <= 0:
         yield lambda n=1: None
+        return
+    if not (err.is_terminal or force):
+        log, done = ProgressLog(label), [0]
+
+        def advance(n: int = 1) -> None:
+            done[0] += n
+            log.update(done[0], total)
+
+        yield advance
         return
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -16,14 +16,20 @@ from solvers.errors import SolversError
 from solvers.learn.train import train as run_training
 from solvers.registry import game_info
 
-from .common import MAX_GAMES, SEED, err, out, percent, print_json
+from .common import MAX_GAMES, SEED, ProgressLog, err, out, percent, print_json
 
 
 @contextmanager
 def _stages() -> Iterator[Callable[[str, int, int], None]]:
-    """progress(stage, done, total) as one rich bar per stage (on a terminal)."""
+    """progress(stage, done, total) as one rich bar per stage (on a
+    terminal; off one, a ``ProgressLog`` line now and then)."""
     if not err.is_terminal:
-        yield lambda stage, done, total: None
+        logs: dict[str, ProgressLog] = {}
+
+        def log(stage: str, done: int, total: int) -> None:
+            logs.setdefault(stage, ProgressLog(stage)).update(done, total)
+
+        yield log
         return
     from rich.progress import (
         BarColumn,

@@ -181,3 +181,32 @@ def test_the_challenge_table_shows_intervals(capsys):
     assert "95% intervals" in text and "70% (" in text
     lo, hi = wilson_interval(70, 100)
     assert f"{100 * lo:.0f}-{100 * hi:.0f}" in text          # challenge 3's ceiling, 61-78
+
+
+def test_off_a_terminal_long_work_logs_a_plain_progress_line_now_and_then(capsys):
+    from solvers.cli.common import LOG_EVERY, ProgressLog
+
+    now = [100.0]
+    log = ProgressLog("bigsur tournament", clock=lambda: now[0])
+    for t, done in [(10, 1), (59, 2), (161, 3), (170, 4), (3700, 9), (3740, 10)]:
+        now[0] = 100.0 + t
+        log.update(done, 10)
+    lines = capsys.readouterr().err.splitlines()
+    assert LOG_EVERY == 60
+    # Hand-computed: 3 of 10 after 161 s leaves 7 x 161 / 3 = 375.7 s; the
+    # next line waits a minute, but the end is always said once a line was.
+    assert lines == ["bigsur tournament: 3/10 (30%), 2m41s so far, about 6m15s left",
+                     "bigsur tournament: 9/10 (90%), 1h01m so far, about 6m51s left",
+                     "bigsur tournament: 10/10 (100%), 1h02m so far"]
+
+
+def test_a_tournament_logs_progress_only_when_work_is_long(capsys, monkeypatch):
+    argv = ["tournament", "switchbacks", "--agent", "random", "--agent", "greedy",
+            "--games", 4, "--seed", 1, "--workers", 1]
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and "tournament:" not in err        # short work: no log lines
+    monkeypatch.setattr("solvers.cli.common.LOG_EVERY", 0.0)
+    code, _, err = run(capsys, *argv)
+    lines = [l for l in err.splitlines() if "tournament:" in l]
+    assert code == 0 and lines[-1].startswith("switchbacks tournament: 4/4 (100%), 0m0")
+    assert [l.split(":")[1].split()[0] for l in lines] == ["1/4", "2/4", "3/4", "4/4"]

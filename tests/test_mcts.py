@@ -579,7 +579,7 @@ def test_the_game_names_the_exploration_constant_when_the_caller_does_not(backen
         state.apply_action(state.seeded_outcome())
 
     def visits(**kw):
-        r = mcts_search(state, iterations=600, seed=5, backend=backend, **kw)
+        r = mcts_search(state, iterations=300, seed=5, backend=backend, **kw)
         return list(zip(r.actions, r.visits))
 
     assert visits() == visits(c=1.4)                   # no game sets its own: UCB's usual 1.4
