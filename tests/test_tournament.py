@@ -255,3 +255,37 @@ def test_cli_save_refuses_an_existing_file(capsys, tmp_path):
     code, _, err = run(capsys, "tournament", "switchbacks", "--agents", "greedy,random", "--save", path)
     assert code == 2 and "the file exists" in err
     assert path.read_text() == "mine"
+
+
+def test_a_saved_tournament_renders_as_a_docs_table(tmp_path):
+    from solvers.benchtrack import update_tables
+
+    path = tmp_path / "t.json"
+    run_tournament("switchbacks", ["greedy", "random", "random"], games=3, players=3, seed=7,
+                   save=path)
+    data = json.loads(path.read_text())
+    # Hand-made results: agent 0 wins games 0 and 1 and shares game 2 with
+    # agent 1; so 2.5 of 3 (2.50 x its fair share of one in three), 0.5 and 0.
+    for rec in data["records"]:
+        seat = {a: s for s, a in enumerate(rec["seating"])}
+        rec["returns"] = [0.0] * 3
+        if rec["index"] == 2:
+            rec["returns"][seat[0]] = rec["returns"][seat[1]] = 0.5
+        else:
+            rec["returns"][seat[0]] = 1.0
+    path.write_text(json.dumps(data))
+    doc = "Above.\n<!-- bench-table tournament t.json -->\nold\n<!-- /bench-table -->\nBelow.\n"
+    text = update_tables(doc, tmp_path)
+    assert text.startswith("Above.\n<!-- bench-table tournament t.json -->\n<sub>From tournament "
+                           "`t.json`: switchbacks, 3 seats, 3 games, 1 with a shared first place")
+    assert text.endswith("<!-- /bench-table -->\nBelow.\n") and "old" not in text
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| `")]
+    lo, hi = wilson_interval(2.5, 3)
+    assert rows[0][:7] == ["| `greedy`", "3", "2.5", "83.3%", f"{lo:.1%}-{hi:.1%}", "2.50",
+                           f"{3 * lo:.2f}-{3 * hi:.2f}"]
+    assert [r[2] for r in rows] == ["2.5", "0.5", "0"]
+    # Two seats: no fair-share columns (the target there is a win share).
+    two = tmp_path / "two.json"
+    run_tournament("switchbacks", ["greedy", "random"], games=2, seed=7, save=two)
+    text = update_tables("<!-- bench-table tournament two.json -->\n<!-- /bench-table -->\n", tmp_path)
+    assert "x fair share" not in text and "2 seats, 2 games" in text

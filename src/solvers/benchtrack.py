@@ -438,6 +438,12 @@ def _ladder_block(path: Path, shown: str, only: str | None) -> str:
     return ladder_markdown(table, shown, lad.sessions, len(lad.results))
 
 
+def _tournament_block(path: Path, shown: str, only: str | None) -> str:
+    from .tournament import load_tournament, tournament_markdown
+
+    return tournament_markdown(load_tournament(path), shown)
+
+
 def _run_block(kind: str) -> Callable[[Path, str, str | None], str]:
     def render(path: Path, shown: str, only: str | None) -> str:
         run = load_run(path)
@@ -448,10 +454,12 @@ def _run_block(kind: str) -> Callable[[Path, str, str | None], str]:
     return render
 
 
-#: What each KIND of a docs block is made from: a saved ladder, a run's
-#: kept rows, or a run's headline figures (of one kind, or all).
+#: What each KIND of a docs block is made from: a saved ladder or
+#: tournament, a run's kept rows, or a run's headline figures (of one
+#: kind, or all).
 BLOCK_RENDERERS: dict[str, Callable[[Path, str, str | None], str]] = {
-    "ladder": _ladder_block, "rows": _run_block("rows"), "all": _run_block("all"),
+    "ladder": _ladder_block, "tournament": _tournament_block,
+    "rows": _run_block("rows"), "all": _run_block("all"),
     **{k: _run_block(k) for k in ("speed", "strength", "memory")},
 }
 

@@ -73,7 +73,16 @@ import numpy as np
 
 from .errors import SolversError
 from .limits import check_seed
-from .tournament import GameJob, ThinkMeter, _game_for, _make_agent, _numbers, run_game, split_agent_list
+from .tournament import (
+    GameJob,
+    ThinkMeter,
+    _game_for,
+    _make_agent,
+    _numbers,
+    run_game,
+    sessions_text,
+    split_agent_list,
+)
 
 FORMAT = "solvers-ladder"
 VERSION = 1
@@ -773,34 +782,6 @@ def load_ladder(path: str | Path) -> tuple[Ladder, LadderTable]:
 
 def _signed(x: float) -> str:
     return f"{x:+.0f}" if round(x) != 0 else "0"
-
-
-def sessions_text(sessions: Sequence[dict[str, Any]], games: int) -> str:
-    """Which commits played a ladder file's ``games``: "played at commit
-    1a2b3c4d5e6f (120 games), 9f8e7d6c5b4a with uncommitted changes (40)".
-    Consecutive runs of an installed copy (no commit) of one version are
-    one entry: "an installed solvers 0.1.0 (200 games in 6 runs, ...)"."""
-    named, told = [], 0
-    runs: list[list[Any]] = []          # [who, games, first date, last date, runs]
-    for x in sessions:
-        sha = x.get("commit")
-        who = (f"`{sha[:12]}`" if sha else f"an installed solvers {x.get('version', '?')}") + \
-            (" with uncommitted changes" if x.get("dirty") else "")
-        games_here, date = int(x.get("games", 0)), str(x.get("date", ""))[:10]
-        told += games_here
-        if not sha and runs and runs[-1][0] == who:
-            # Runs of an installed copy carry nothing to tell them apart: one entry.
-            runs[-1][1] += games_here
-            runs[-1][3] = date
-            runs[-1][4] += 1
-        else:
-            runs.append([who, games_here, date, date, 1])
-    for who, n, first, last, count in runs:
-        when = first if first == last else f"{first} to {last}"
-        named.append(f"{who} ({n} games{f' in {count} runs' if count > 1 else ''}, {when})")
-    if told < games:
-        named.insert(0, f"an unrecorded commit ({games - told} games, before the file kept them)")
-    return "played at " + ", ".join(named)
 
 
 def ladder_markdown(table: LadderTable, source: str = "ladder.json",

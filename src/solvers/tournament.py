@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import time as _time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -622,6 +622,70 @@ def resume_tournament(path: str | Path, games: int | None = None, *, workers: in
                           save=path if save is None else save, resume=saved, **saved.options)
 
 
+def sessions_text(sessions: Sequence[dict[str, Any]], games: int) -> str:
+    """Which commits played a ladder or tournament file's ``games``: "played at commit
+    1a2b3c4d5e6f (120 games), 9f8e7d6c5b4a with uncommitted changes (40)".
+    Consecutive runs of an installed copy (no commit) of one version are
+    one entry: "an installed solvers 0.1.0 (200 games in 6 runs, ...)"."""
+    named, told = [], 0
+    runs: list[list[Any]] = []          # [who, games, first date, last date, runs]
+    for x in sessions:
+        sha = x.get("commit")
+        who = (f"`{sha[:12]}`" if sha else f"an installed solvers {x.get('version', '?')}") + \
+            (" with uncommitted changes" if x.get("dirty") else "")
+        games_here, date = int(x.get("games", 0)), str(x.get("date", ""))[:10]
+        told += games_here
+        if not sha and runs and runs[-1][0] == who:
+            # Runs of an installed copy carry nothing to tell them apart: one entry.
+            runs[-1][1] += games_here
+            runs[-1][3] = date
+            runs[-1][4] += 1
+        else:
+            runs.append([who, games_here, date, date, 1])
+    for who, n, first, last, count in runs:
+        when = first if first == last else f"{first} to {last}"
+        named.append(f"{who} ({n} games{f' in {count} runs' if count > 1 else ''}, {when})")
+    if told < games:
+        named.insert(0, f"an unrecorded commit ({games - told} games, before the file kept them)")
+    return "played at " + ", ".join(named)
+
+
+def tournament_markdown(saved: SavedTournament, source: str = "tournament.json") -> str:
+    """A saved tournament (:func:`load_tournament`) as a Markdown table for
+    the docs, with a line naming the file, its settings and the commits
+    that played it; how docs/benchmarks/strength.md keeps its long matches
+    (``<!-- bench-table tournament FILE -->``, ``solve bench table
+    --update``). With three or four seats two columns say each agent's
+    wins as a multiple of its fair share (one game in ``players``)."""
+    r = summarise(saved.game, saved.players, saved.games, saved.seed, saved.specs,
+                  saved.records, 0.0)
+    options = ", ".join(f"{k}={v}" for k, v in sorted(saved.options.items()))
+    played = len(saved.records)
+    count = f"{played} games" if played == saved.games else f"{played} of {saved.games} games"
+    shared = f", {r.draws} with a shared first place" if r.draws else ""
+    head = ["agent", "games", "wins", "win share", "95% interval"]
+    head += ["x fair share", "its 95% interval"] if saved.players > 2 else []
+    head += ["mean points", "ms a move", "simulations a move"]
+    lines = [f"<sub>From tournament `{Path(source).name}`: {saved.game}, {saved.players} "
+             f"seat{'s' if saved.players != 1 else ''}, {count}{shared} (seats rotated), "
+             f"seed {saved.seed}{', ' + options if options else ''}; 95% Wilson intervals; "
+             f"{sessions_text(saved.sessions, played)}.</sub>",
+             "", "| " + " | ".join(head) + " |",
+             "| --- | " + " | ".join("---:" if h not in ("95% interval", "its 95% interval")
+                                    else "---" for h in head[1:]) + " |"]
+    for a in r.agents:
+        cells = [f"`{a.spec}`", str(a.games), f"{a.wins:g}", f"{a.win_rate:.1%}",
+                 f"{a.ci95[0]:.1%}-{a.ci95[1]:.1%}"]
+        if saved.players > 2:
+            p = saved.players
+            cells += [f"{a.win_rate * p:.2f}", f"{a.ci95[0] * p:.2f}-{a.ci95[1] * p:.2f}"]
+        cells += [f"{a.mean_score:.1f}",
+                  "" if a.seconds_per_move is None else f"{a.seconds_per_move * 1000:,.0f}",
+                  "" if a.simulations_per_move is None else f"{a.simulations_per_move:,.0f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
               records: list[GameRecord], seconds: float) -> TournamentResult:
     """Turn game records into per-agent win rates and mean scores."""
@@ -677,5 +741,6 @@ def summarise(game: str, players: int, games: int, seed: int, specs: list[str],
 
 
 __all__ = ["run_tournament", "resume_tournament", "ThinkMeter", "load_tournament", "SavedTournament",
+           "tournament_markdown", "sessions_text",
            "split_agent_list", "plan_games", "play_game", "summarise",
            "TournamentResult", "AgentResult", "GameJob", "GameRecord", "mean_interval"]
