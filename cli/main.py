@@ -7,11 +7,19 @@ does a command group run without a command (``solve``, ``solve c2c``): its
 help goes to stderr (``--help`` prints it on stdout and exits 0). A job of
 a parallel run that fails (``solvers.parallel.JobError``) is one line too,
 naming the job, with exit status 1.
+
+Ctrl-C ends a command with status 130, and SIGTERM (``kill PID``, the way
+to stop a run left in the background, where Ctrl-C cannot reach it) with
+143; either is raised where the command is, so a long run saves what it
+has finished first (``solve tournament --save``, ``solve ladder --save``).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from typing import Any
 
 import click
 
@@ -64,8 +72,40 @@ for command in [game_group(g, load_object(g.cli) if g.cli else None) for g in ga
     cli.add_command(command)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is,
+    so that the same clean-up runs (files saved, workers stopped)."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _catch_sigterm() -> Any:
+    """Turn SIGTERM into :class:`Terminated` while a command runs, when
+    this is the main thread and nobody else handles SIGTERM; what to put
+    back afterwards (None: nothing was changed)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return None
+    return signal.signal(signal.SIGTERM, _terminate)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    previous = _catch_sigterm()
+    try:
+        return _main(argv)
+    except Terminated:
+        click.echo("solve: terminated", err=True)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         code = cli.main(args=argv, prog_name="solve", standalone_mode=False)
     except SolversError as e:
@@ -87,9 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as e:
+        if isinstance(e.__cause__, Terminated):
+            raise e.__cause__ from None
         click.echo("solve: aborted", err=True)
         return 130
+    except Terminated:
+        raise
     except KeyboardInterrupt:
         click.echo("solve: interrupted", err=True)
         return 130

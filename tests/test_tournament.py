@@ -289,3 +289,52 @@ def test_a_saved_tournament_renders_as_a_docs_table(tmp_path):
     run_tournament("switchbacks", ["greedy", "random"], games=2, seed=7, save=two)
     text = update_tables("<!-- bench-table tournament two.json -->\n<!-- /bench-table -->\n", tmp_path)
     assert "x fair share" not in text and "2 seats, 2 games" in text
+
+
+def test_kill_stops_a_background_tournament_with_every_finished_game_saved(tmp_path):
+    # A run left in the background (nohup, a script's `&`) ignores Ctrl-C;
+    # `kill PID` (SIGTERM) is how it is stopped. The file is written at
+    # most every 2 s while games finish, so the games of the last second
+    # reach it only if SIGTERM saves on the way out, as Ctrl-C does.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "t.json"
+    argv = [sys.executable, "-c", "from solvers.cli.main import run; run()", "tournament",
+            "switchbacks", "--agent", "greedy", "--agent", "random", "--games", "100000",
+            "--seed", "1", "--workers", "2", "--save", str(path)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        first = 0
+        while not first and time.monotonic() < deadline:   # the first write, after 2 s
+            time.sleep(0.05)
+            if path.exists():
+                first = len(json.loads(path.read_text())["records"])
+        assert first, "no games saved within a minute"
+        time.sleep(1.0)              # games finish; the next write is a second away
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143
+    assert [l for l in err.splitlines() if l.strip()] == ["solve: terminated"]
+    saved = json.loads(path.read_text())
+    assert len(saved["records"]) > first                 # the last second's games too
+    assert saved["sessions"][-1]["games"] == len(saved["records"])
+    assert sum(a["wins"] for a in saved["result"]["agents"]) <= len(saved["records"])
+
+
+def test_the_command_line_gives_sigterm_back_as_it_found_it(capsys):
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["tournament", "switchbacks", "--agent", "greedy", "--agent", "random",
+                 "--games", "1", "--workers", "1"]) == 0
+    assert signal.getsignal(signal.SIGTERM) is before
