@@ -338,3 +338,15 @@ def test_the_command_line_gives_sigterm_back_as_it_found_it(capsys):
     assert main(["tournament", "switchbacks", "--agent", "greedy", "--agent", "random",
                  "--games", "1", "--workers", "1"]) == 0
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_solo_tournament_table_counts_deals(tmp_path):
+    from solvers.tournament import load_tournament, tournament_markdown
+
+    path = tmp_path / "solo.json"
+    run_tournament("c2c", ["greedy", "random"], games=2, players=1, seed=1, save=path)
+    text = tournament_markdown(load_tournament(path), str(path))
+    # 2 deals, each played by both agents: 4 games in the file, 2 per agent.
+    assert "1 seat, 2 deals (each played by every agent)" in text and "(4 games, " in text
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| `")]
+    assert [r[1] for r in rows] == ["2", "2"] and "x fair share" not in text

@@ -650,6 +650,11 @@ def sessions_text(sessions: Sequence[dict[str, Any]], games: int) -> str:
     return "played at " + ", ".join(named)
 
 
+def _ms(seconds: float) -> str:
+    ms = seconds * 1000
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.2g}"
+
+
 def tournament_markdown(saved: SavedTournament, source: str = "tournament.json") -> str:
     """A saved tournament (:func:`load_tournament`) as a Markdown table for
     the docs, with a line naming the file, its settings and the commits
@@ -660,16 +665,20 @@ def tournament_markdown(saved: SavedTournament, source: str = "tournament.json")
     r = summarise(saved.game, saved.players, saved.games, saved.seed, saved.specs,
                   saved.records, 0.0)
     options = ", ".join(f"{k}={v}" for k, v in sorted(saved.options.items()))
-    played = len(saved.records)
-    count = f"{played} games" if played == saved.games else f"{played} of {saved.games} games"
+    k = len(saved.specs)
+    # A solo tournament's games are deals, each played once by every agent.
+    played = len(saved.records) if saved.players > 1 else len({g.index // k for g in saved.records})
+    unit = "games" if saved.players > 1 else "deals"
+    count = f"{played} {unit}" if played == saved.games else f"{played} of {saved.games} {unit}"
     shared = f", {r.draws} with a shared first place" if r.draws else ""
     head = ["agent", "games", "wins", "win share", "95% interval"]
     head += ["x fair share", "its 95% interval"] if saved.players > 2 else []
     head += ["mean points", "ms a move", "simulations a move"]
     lines = [f"<sub>From tournament `{Path(source).name}`: {saved.game}, {saved.players} "
-             f"seat{'s' if saved.players != 1 else ''}, {count}{shared} (seats rotated), "
+             f"seat{'s' if saved.players != 1 else ''}, {count}{shared} "
+             f"({'seats rotated' if saved.players > 1 else 'each played by every agent'}), "
              f"seed {saved.seed}{', ' + options if options else ''}; 95% Wilson intervals; "
-             f"{sessions_text(saved.sessions, played)}.</sub>",
+             f"{sessions_text(saved.sessions, len(saved.records))}.</sub>",
              "", "| " + " | ".join(head) + " |",
              "| --- | " + " | ".join("---:" if h not in ("95% interval", "its 95% interval")
                                     else "---" for h in head[1:]) + " |"]
@@ -680,7 +689,7 @@ def tournament_markdown(saved: SavedTournament, source: str = "tournament.json")
             p = saved.players
             cells += [f"{a.win_rate * p:.2f}", f"{a.ci95[0] * p:.2f}-{a.ci95[1] * p:.2f}"]
         cells += [f"{a.mean_score:.1f}",
-                  "" if a.seconds_per_move is None else f"{a.seconds_per_move * 1000:,.0f}",
+                  "" if a.seconds_per_move is None else _ms(a.seconds_per_move),
                   "" if a.simulations_per_move is None else f"{a.simulations_per_move:,.0f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
