@@ -210,3 +210,23 @@ def test_a_tournament_logs_progress_only_when_work_is_long(capsys, monkeypatch):
     lines = [l for l in err.splitlines() if "tournament:" in l]
     assert code == 0 and lines[-1].startswith("switchbacks tournament: 4/4 (100%), 0m0")
     assert [l.split(":")[1].split()[0] for l in lines] == ["1/4", "2/4", "3/4", "4/4"]
+
+
+def test_a_three_seat_tournament_table_tells_wins_against_the_fair_share(capsys):
+    argv = ["tournament", "bigsur", "--players", 3, "--agent", "greedy", "--agent", "random",
+            "--agent", "random", "--games", 6, "--seed", 0, "--workers", 1]
+    code, out, _ = run(capsys, *argv, "--json")
+    agents = json.loads(out)["agents"]
+    code2, text, _ = run(capsys, *argv)
+    assert code == code2 == 0
+    lines = text.splitlines()
+    at = lines.index("Wins as a multiple of the fair share (one game in 3), 95% CI:")
+    # x fair = wins / games x 3 seats, from the JSON's counts, with Wilson's interval x 3
+    want = []
+    for a in agents:
+        lo, hi = wilson_interval(a["wins"], a["games"])
+        want.append(f"  {a['spec']} {a['wins'] / a['games'] * 3:.2f}x ({3 * lo:.2f} to {3 * hi:.2f})")
+    assert lines[at + 1:at + 4] == want
+    code, text2, _ = run(capsys, "tournament", "switchbacks", "--agent", "greedy", "--agent",
+                         "random", "--games", 2, "--workers", 1)
+    assert code == 0 and "fair share" not in text2                # two seats: the win rate says it
