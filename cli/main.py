@@ -11,7 +11,8 @@ naming the job, with exit status 1.
 Ctrl-C ends a command with status 130, and SIGTERM (``kill PID``, the way
 to stop a run left in the background, where Ctrl-C cannot reach it) with
 143; either is raised where the command is, so a long run saves what it
-has finished first (``solve tournament --save``, ``solve ladder --save``).
+has finished first (``solve tournament --save``, ``solve ladder --save``,
+``solve train``'s checkpoint).
 """
 
 from __future__ import annotations
