@@ -207,13 +207,12 @@ def show(result: TournamentResult, challenge: str | None = None, workers: int | 
     t.add_column("wins", justify="right", no_wrap=True)
     t.add_column("win rate (95% CI)", justify="right", no_wrap=True)
     t.add_column("mean score (95% CI)", justify="right", no_wrap=True)
-    several = result.players > 2          # then wins are also told against a fair share
     for a in result.agents:
         t.add_row(a.spec, *([] if same else [str(a.games)]), _wins(a.wins),
                   f"{percent(a.win_rate)} ({100 * a.ci95[0]:.1f} to {100 * a.ci95[1]:.1f})",
                   f"{a.mean_score:.2f} ({a.score_ci95[0]:.2f} to {a.score_ci95[1]:.2f})")
     out.print(t)
-    if several:
+    if result.players > 2:                # wins told against a fair share too
         p = result.players
         out.print(f"Wins as a multiple of the fair share (one game in {p}), 95% CI:")
         for a in result.agents:

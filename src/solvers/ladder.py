@@ -79,6 +79,7 @@ from .tournament import (
     _game_for,
     _make_agent,
     _numbers,
+    _thinks,
     run_game,
     sessions_text,
     split_agent_list,
@@ -733,9 +734,7 @@ class Ladder:
             moves, think = r.get("moves"), r.get("think")
             if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
                 raise _bad(path, f"{where}: \"moves\" should be a whole number")
-            if not isinstance(think, list) or len(think) != seats or not all(
-                    _numbers(t, 3) and t[0] >= 0 and all(isinstance(x, int) and x >= 0
-                                                           for x in t[1:]) for t in think):
+            if not _thinks(think, seats):
                 raise _bad(path, f"{where}: \"think\" should be [seconds, decisions, simulations] "
                                  "for each seat")
             rec = Played(tuple(ps), idx, tuple(st), tuple(float(x) for x in r["returns"]),

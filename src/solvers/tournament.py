@@ -518,6 +518,13 @@ def _numbers(x: Any, size: int) -> bool:
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in x)
 
 
+def _thinks(x: Any, seats: int) -> TypeGuard[list[Any]]:
+    """``x`` is ``[seconds, decisions, simulations]`` for each of ``seats``
+    seats (a saved game's ``think``, in a tournament or a ladder file)."""
+    return isinstance(x, list) and len(x) == seats and all(
+        _numbers(t, 3) and t[0] >= 0 and _whole(t[1]) and _whole(t[2]) for t in x)
+
+
 def load_tournament(path: str | Path) -> SavedTournament:
     """Read a tournament file written by ``save=`` (``solve tournament
     --save``); SolversError, naming the file and the field, for anything
@@ -589,8 +596,7 @@ def load_tournament(path: str | Path) -> SavedTournament:
                 len(agent_seeds) != players or not all(_whole(x, 0, MASK64) for x in agent_seeds):
             raise bad(f"{at}: \"deal\" and \"agent_seeds\" should be 64-bit seeds")
         think = r.get("think")
-        if think is not None and (not isinstance(think, list) or len(think) != players or not all(
-                _numbers(t, 3) and t[0] >= 0 and _whole(t[1]) and _whole(t[2]) for t in think)):
+        if think is not None and not _thinks(think, players):
             raise bad(f"{at}: \"think\" should be [seconds, decisions, simulations] for each seat")
         records.append(GameRecord(int(index), tuple(seating), tuple(float(x) for x in r["returns"]),
                                   tuple(float(x) for x in r["scores"]), int(moves),
