@@ -105,16 +105,19 @@ def test_the_network_fits_what_it_should_and_not_noise():
 @pytest.fixture(scope="module")
 def tiny_values(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("values") / "v.npz")
-    values = V.train(None, out=path, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+    values = V.train(None, out=path, seed=0, positions=3, ends=2, player="mcts:iterations=20",
                      hidden=(8,), epochs=2)
     return path, values
 
 
-def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path, tiny_values):
+def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path, tiny_values,
+                                                                        monkeypatch):
     path, values = tiny_values
     other = str(tmp_path / "w2.npz")
-    again = V.train(None, out=other, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+    monkeypatch.setattr(V, "POSITIONS_A_JOB", 2)    # two jobs a boundary, one on each worker
+    again = V.train(None, out=other, seed=0, positions=3, ends=2, player="mcts:iterations=20",
                     hidden=(8,), epochs=2, workers=2)
+    monkeypatch.undo()
     sheets = [(7, 8, 0), (0b111000, 1, 0b1000)]
     for r in V.LEARNED:
         assert np.array_equal(values.values(r, sheets, 0xFFFF0), again.values(r, sheets, 0xFFFF0))
@@ -126,11 +129,11 @@ def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path,
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        V.train(None, out=stopped, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+        V.train(None, out=stopped, seed=0, positions=3, ends=2, player="mcts:iterations=20",
                 hidden=(8,), epochs=2, progress=stop)
     import os
     assert os.path.exists(stopped + ".ckpt.npz") and not os.path.exists(stopped)
-    resumed = V.train(None, out=stopped, seed=0, positions=6, ends=2, player="mcts:iterations=20",
+    resumed = V.train(None, out=stopped, seed=0, positions=3, ends=2, player="mcts:iterations=20",
                       hidden=(8,), epochs=2, resume=True)
     for r in V.LEARNED:
         assert np.array_equal(values.values(r, sheets, 0xFFFF0), resumed.values(r, sheets, 0xFFFF0))
@@ -138,9 +141,9 @@ def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path,
     # a checkpoint of other settings is refused, not mixed in
     V._write_checkpoint(str(tmp_path / "x.npz.ckpt.npz"), {"seed": "other"}, {})
     with pytest.raises(SolversError, match="other settings"):
-        V.train(None, out=str(tmp_path / "x.npz"), seed=0, positions=6, ends=2, resume=True)
+        V.train(None, out=str(tmp_path / "x.npz"), seed=0, positions=3, ends=2, resume=True)
     # control: another seed gives other values
-    third = V.train(None, out=str(tmp_path / "s1.npz"), seed=1, positions=6, ends=2,
+    third = V.train(None, out=str(tmp_path / "s1.npz"), seed=1, positions=3, ends=2,
                     player="mcts:iterations=20", hidden=(8,), epochs=2)
     assert not np.array_equal(values.values(3, sheets, 0xFFFF0), third.values(3, sheets, 0xFFFF0))
 
@@ -258,7 +261,7 @@ def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
     from cli_helpers import run
 
     out = tmp_path / "mine.npz"
-    code, stdout, _ = run(capsys, "train", "c2c", "--games", "2", "--iterations", "10",
+    code, stdout, _ = run(capsys, "train", "c2c", "--games", "1", "--iterations", "10",
                           "--workers", "1", "--out", out, "--json")
     assert code == 0, stdout
     summary = json.loads(stdout)
@@ -272,7 +275,7 @@ def test_solve_train_c2c_makes_a_file_the_online_agent_plays(capsys, tmp_path):
     # two hands a target
     second = tmp_path / "second.npz"
     spec = f"online:early=report,learned=4,values={out}"
-    code, stdout, _ = run(capsys, "train", "c2c", "--games", "2", "--player", spec,
+    code, stdout, _ = run(capsys, "train", "c2c", "--games", "1", "--player", spec,
                           "--hands", "2", "--workers", "1", "--out", second, "--json")
     assert code == 0, stdout
     summary = json.loads(stdout)

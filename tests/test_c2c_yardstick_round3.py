@@ -105,9 +105,9 @@ def test_the_same_hands_meet_every_candidate():
 def test_a_weak_player_loses_more_than_the_learned_one():
     """The yardstick tells players apart: uniformly random round-3 moves
     lose more than the learned player's on the same deals and hands."""
-    weak = round_three_yardstick(MAP, None, "random", 2, seed=3, hands=2, candidates=2)
-    learned = round_three_yardstick(MAP, None, "online:early=report,learned=4", 2, seed=3,
-                                    hands=2, candidates=2)
+    weak = round_three_yardstick(MAP, None, "random", 2, seed=4, hands=1, candidates=2)
+    learned = round_three_yardstick(MAP, None, "online:early=report,learned=4", 2, seed=4,
+                                    hands=1, candidates=2)
     assert weak.positions == learned.positions == 2
     assert weak.loss_points > learned.loss_points + 1.0
     assert learned.optimal >= 1

@@ -23,6 +23,9 @@ import solvers
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
+# one xdist worker runs the tests on the built site, so the site is built once
+on_the_site = pytest.mark.xdist_group("docs-site")
+
 
 def mkdocs_build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -39,6 +42,7 @@ def site(tmp_path_factory):
     return out
 
 
+@on_the_site
 def test_the_site_builds_strictly(site):
     for page in ("index.html", "cli/index.html", "rules/coast-to-coast/index.html",
                  "engine-protocol/index.html", "benchmarks/speed/index.html",
@@ -46,6 +50,7 @@ def test_the_site_builds_strictly(site):
         assert (site / page).is_file(), page
 
 
+@on_the_site
 def test_the_api_reference_renders_docstrings(site):
     html = (site / "api" / "package" / "index.html").read_text("utf-8")
     assert 'id="solvers.load_game"' in html
@@ -55,6 +60,7 @@ def test_the_api_reference_renders_docstrings(site):
     assert 'id="solvers._core.c2c"' in kernels                # read from the compiled module
 
 
+@on_the_site
 def test_a_repository_link_shows_its_path(site):
     # docs/rules link ../../src/solvers/game.py: on the site, its path instead of a dead link.
     html = (site / "rules" / "switchbacks" / "index.html").read_text("utf-8")

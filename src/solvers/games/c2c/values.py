@@ -584,7 +584,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     done: dict[str, np.ndarray] = {}
     if resume:
         done = _read_checkpoint(ckpt, config)
-    batch = 50
+    batch = POSITIONS_A_JOB
     report: dict[str, Any] = {}
     start = time.perf_counter()
     for boundary in sorted(LEARNED, reverse=True):
@@ -633,6 +633,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
 
 
 FIELDS = ("circled", "crossed", "exact", "unseen", "win", "points")
+POSITIONS_A_JOB = 50    # a boundary's positions are played in jobs of this many
 
 
 def _part(arrays: dict[str, np.ndarray], key: str, i: int, boundary: int) -> Samples:
