@@ -374,7 +374,7 @@ def ray_head_with_token(tmp_path):
     finally:
         os.killpg(head.pid, signal.SIGTERM)        # the head and the daemons it started
         try:
-            head.wait(5)
+            head.wait(1)                           # (it seldom stops within 5 s: a test's time)
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
             head.wait(10)
