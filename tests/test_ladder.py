@@ -362,6 +362,13 @@ def test_ladder_markdown_of_a_hand_made_file(tmp_path):
     assert rows[0].startswith("| `random` |") and "| -147 |" in rows[1]
 
 
+def test_the_table_writes_a_second_and_more_as_whole_milliseconds():
+    from solvers.ladder import _ms
+
+    assert [_ms(x) for x in (1.4236, 1.0004, 0.2031, 0.0525, 0.0000165)] == [
+        "1,424", "1,000", "203", "52.5", "0.0165"]
+
+
 def test_bench_table_update_fills_a_ladder_block(tmp_path, capsys):
     _hand_made_ladder(tmp_path / "sb.json", 3, 4)
     page = tmp_path / "strength.md"

@@ -807,8 +807,15 @@ def ladder_markdown(table: LadderTable, source: str = "ladder.json",
         sims = f"{r.simulations_per_move:,.0f}" if r.simulations_per_move else ""
         lines.append(f"| `{r.spec}` | {r.measures} | {_signed(r.rating)} | "
                      f"{_signed(r.ci95[0])} to {_signed(r.ci95[1])} | {r.score:.0%} | {r.games} | "
-                     f"{r.seconds_per_move * 1000:.3g} | {sims} |")
+                     f"{_ms(r.seconds_per_move)} | {sims} |")
     return "\n".join(lines) + "\n"
+
+
+def _ms(seconds: float) -> str:
+    """Milliseconds to three figures, whole ones with thousands marked
+    (1,420 rather than 1.42e+03)."""
+    ms = seconds * 1000
+    return f"{ms:,.0f}" if ms >= 1000 else f"{ms:.3g}"
 
 
 # ------------------------------------------------------------ the plot
