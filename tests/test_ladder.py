@@ -142,6 +142,10 @@ def test_plan_pairs_seats_and_deals():
     # the same game has the same seeds in a ladder of other players
     other = Ladder(GAME, ["greedy", "random"], games=2, seed=3).missing()
     assert other[1].job.agent_seeds == by[(pair, 1)].agent_seeds
+    # played game by game across the pairings: any stretch of the plan as
+    # long as the pairings meets each pairing once
+    for start in range(0, len(todo), 3):
+        assert {t.players for t in todo[start:start + 3]} == {t.players for t in todo}
 
 
 def test_play_measures_the_budget(one_run):

@@ -471,10 +471,15 @@ class Ladder:
                        players, seeds)
 
     def wanted(self) -> list[tuple[tuple[str, ...], int]]:
-        """The games this ladder's table is made of, in a fixed order."""
+        """The games this ladder's table is made of, in a fixed order: game
+        by game across the pairings (every pairing's first game, then every
+        second one, ...), so that a long pairing does not all come last, the
+        progress counts work about evenly, and a ladder stopped early has
+        played every pairing about as much. (The order does not change a
+        game: its seeds come from its pairing and number.)"""
         if self.solo:
-            return [((s,), g) for s in sorted(self.players) for g in range(self.games)]
-        return [(pair, g) for pair in self.pairings() for g in range(self.games)]
+            return [((s,), g) for g in range(self.games) for s in sorted(self.players)]
+        return [(pair, g) for g in range(self.games) for pair in self.pairings()]
 
     def missing(self) -> list[LadderJob]:
         """The games still to play, in a fixed order."""
