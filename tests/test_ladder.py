@@ -366,8 +366,8 @@ def test_ladder_markdown_of_a_hand_made_file(tmp_path):
     assert rows[0].startswith("| `random` |") and "| -147 |" in rows[1]
 
 
-def test_the_table_writes_a_second_and_more_as_whole_milliseconds():
-    from solvers.ladder import _ms
+def test_the_tables_write_a_second_and_more_as_whole_milliseconds():
+    from solvers.tournament import _ms
 
     assert [_ms(x) for x in (1.4236, 1.0004, 0.2031, 0.0525, 0.0000165)] == [
         "1,424", "1,000", "203", "52.5", "0.0165"]

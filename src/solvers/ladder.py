@@ -78,6 +78,7 @@ from .tournament import (
     ThinkMeter,
     _game_for,
     _make_agent,
+    _ms,
     _numbers,
     _thinks,
     run_game,
@@ -814,13 +815,6 @@ def ladder_markdown(table: LadderTable, source: str = "ladder.json",
                      f"{_signed(r.ci95[0])} to {_signed(r.ci95[1])} | {r.score:.0%} | {r.games} | "
                      f"{_ms(r.seconds_per_move)} | {sims} |")
     return "\n".join(lines) + "\n"
-
-
-def _ms(seconds: float) -> str:
-    """Milliseconds to three figures, whole ones with thousands marked
-    (1,420 rather than 1.42e+03)."""
-    ms = seconds * 1000
-    return f"{ms:,.0f}" if ms >= 1000 else f"{ms:.3g}"
 
 
 # ------------------------------------------------------------ the plot

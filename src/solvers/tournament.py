@@ -657,8 +657,10 @@ def sessions_text(sessions: Sequence[dict[str, Any]], games: int) -> str:
 
 
 def _ms(seconds: float) -> str:
+    """Milliseconds for a docs table: three figures, whole ones from 100 on
+    with thousands marked (1,420 rather than 1.42e+03)."""
     ms = seconds * 1000
-    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.2g}"
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
 
 
 def tournament_markdown(saved: SavedTournament, source: str = "tournament.json") -> str:
