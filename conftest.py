@@ -74,17 +74,57 @@ def pytest_report_header(config):
     return []
 
 
-@pytest.fixture(scope="session")
+# ------------------------------------------------------------ Ray
+RAY_FIXTURES = {"ray_instance", "ray_by_value", "ray_head_with_token"}
+
+
+def uses_ray(item) -> bool:
+    """A test that may start or join a Ray instance: it asks for a Ray
+    fixture, runs with ``backend="ray"``, or names Ray (the ones that run
+    Ray in a subprocess)."""
+    callspec = getattr(item, "callspec", None)
+    return (bool(RAY_FIXTURES & set(getattr(item, "fixturenames", ())))
+            or (callspec is not None and callspec.params.get("backend") == "ray")
+            or "ray" in item.originalname.split("_"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    # Under pytest-xdist (`-n auto --dist loadgroup`, the README's command)
+    # the tests on Ray share one worker, which runs them one after another:
+    # two Ray instances starting side by side on a small machine time out.
+    # First, before xdist's own hook reads the groups off the markers (it
+    # would not see them after).
+    for item in items:
+        if uses_ray(item):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
+def _ray_if_running():
+    ray = sys.modules.get("ray")
+    return ray if ray is not None and ray.is_initialized() else None
+
+
+@pytest.fixture
 def ray_instance():
-    """One local Ray instance for the whole session (2 CPUs, no dashboard):
-    Ray takes seconds to start, so every Ray test and benchmark shares it.
-    Skips when Ray is not installed."""
+    """A local Ray instance (2 CPUs, no dashboard), started by the first
+    test that asks and kept for the Ray tests straight after it: Ray takes
+    seconds to start. Skips when Ray is not installed."""
     ray = pytest.importorskip("ray")
     if not ray.is_initialized():
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                  logging_level="ERROR")
-    yield ray
-    ray.shutdown()
+    return ray
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    # Stop Ray once its stretch of tests is over, so that the rest of the
+    # worker's tests do not run (and fork their worker processes) beside
+    # Ray's threads and daemons.
+    ray = _ray_if_running()
+    if ray is not None and (nextitem is None or not uses_ray(nextitem)):
+        ray.shutdown()
 
 
 @pytest.fixture

@@ -20,27 +20,8 @@ def pytest_configure(config):
         os.environ["SOLVERS_CONFIG_DIR"] = tempfile.mkdtemp(prefix="solvers-config-")
 
 
-RAY_FIXTURES = {"ray_instance", "ray_by_value", "ray_head_with_token"}
-
-
-def uses_ray(item) -> bool:
-    """A test that may start or join a Ray instance: it asks for a Ray
-    fixture, runs with ``backend="ray"``, or names Ray (the ones that run
-    Ray in a subprocess)."""
-    callspec = getattr(item, "callspec", None)
-    return (bool(RAY_FIXTURES & set(getattr(item, "fixturenames", ())))
-            or (callspec is not None and callspec.params.get("backend") == "ray")
-            or "ray" in item.originalname.split("_"))
-
-
 def pytest_collection_modifyitems(config, items):
-    # Under pytest-xdist (`-n auto --dist loadgroup`, the README's command)
-    # the tests on a real local Ray instance share one worker: two Ray
-    # instances starting side by side on a small machine time out. The
-    # tests of the local backend beside them run on any worker.
-    for item in items:
-        if uses_ray(item):
-            item.add_marker(pytest.mark.xdist_group("ray"))
+    # (The tests on Ray are grouped in ../conftest.py.)
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="long sweep: run with --runslow")

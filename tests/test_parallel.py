@@ -2,8 +2,8 @@
 the faults (a failing job, a dead worker, a bad address, no Ray, Ctrl-C).
 
 The Ray tests share one local Ray instance (2 CPUs, no dashboard), started
-once for the session by the ``ray_instance`` fixture (conftest.py); they
-skip when Ray is not installed. The baseline of every comparison is one worker, which runs
+by the first of them through the ``ray_instance`` fixture and stopped after
+the last (conftest.py); they skip when Ray is not installed. The baseline of every comparison is one worker, which runs
 the jobs one after the other in this process, with no pool at all.
 """
 
@@ -168,6 +168,15 @@ def test_a_failing_job_among_many_short_ones_is_reported_with_its_item(ray_by_va
             got.append((index, value))
     assert (e.value.index, e.value.item) == (150, 150)
     assert all(i == v and i != 150 for i, v in got) and len(set(got)) == len(got)
+
+
+def test_the_ray_tests_are_one_xdist_group(request):
+    """Under ``--dist loadgroup`` (the README's command) each Ray test's id
+    carries the group 'ray', which is what keeps them on one worker, one
+    after another (conftest.py marks them before xdist reads the marks)."""
+    if not request.config.getoption("loadgroup", default=False):
+        pytest.skip("not run under pytest-xdist's --dist loadgroup")
+    assert request.node.nodeid.endswith("@ray"), request.node.nodeid
 
 
 def test_ray_runs_one_job_at_a_time_with_one_worker(ray_by_value):
