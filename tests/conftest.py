@@ -1,6 +1,12 @@
+import faulthandler
 import os
 
 import pytest
+
+#: A test still running after this many seconds has the stacks of all its
+#: threads written to the run's stderr (it goes on running), so that a hang
+#: shows where it waits ($SOLVERS_TEST_HANG_SECONDS to change it).
+HANG_SECONDS = float(os.environ.get("SOLVERS_TEST_HANG_SECONDS", "300"))
 
 
 def pytest_addoption(parser):
@@ -18,6 +24,24 @@ def pytest_configure(config):
         import tempfile
 
         os.environ["SOLVERS_CONFIG_DIR"] = tempfile.mkdtemp(prefix="solvers-config-")
+    # The stderr the run started with: while a test runs, pytest captures
+    # file descriptor 2, and a hung test never hands its capture back.
+    config._solvers_stderr = os.fdopen(os.dup(2), "w")
+
+
+def pytest_unconfigure(config):
+    stream = getattr(config, "_solvers_stderr", None)
+    if stream is not None:
+        stream.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    faulthandler.dump_traceback_later(HANG_SECONDS, file=item.config._solvers_stderr)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def pytest_collection_modifyitems(config, items):
