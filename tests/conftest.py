@@ -3,10 +3,13 @@ import os
 
 import pytest
 
-#: A test still running after this many seconds has the stacks of all its
-#: threads written to the run's stderr (it goes on running), so that a hang
-#: shows where it waits ($SOLVERS_TEST_HANG_SECONDS to change it).
-HANG_SECONDS = float(os.environ.get("SOLVERS_TEST_HANG_SECONDS", "300"))
+#: A test still running after this many seconds is taken for hung (the
+#: slowest take well under a minute): the stacks of all its threads are
+#: written to the run's stderr and its process ends, so that the run stops
+#: with the place where it waited instead of at CI's time limit (under
+#: pytest-xdist the worker is replaced and the test reported as failed).
+#: $SOLVERS_TEST_HANG_SECONDS changes it.
+HANG_SECONDS = float(os.environ.get("SOLVERS_TEST_HANG_SECONDS", "600"))
 
 
 def pytest_addoption(parser):
@@ -37,7 +40,7 @@ def pytest_unconfigure(config):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    faulthandler.dump_traceback_later(HANG_SECONDS, file=item.config._solvers_stderr)
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=item.config._solvers_stderr)
     try:
         yield
     finally:
