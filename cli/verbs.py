@@ -230,7 +230,7 @@ def _examples(info: GameInfo, verb: str) -> str:
     }[verb]
     if fo is not None and verb == "play":
         lines.append(f"solve {n} play --data my-{fo.name}.json")
-    return "\n\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+    return "\n\n\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
 # ------------------------------------------------------------------ play

@@ -120,7 +120,11 @@ def test_every_verb_exists_with_an_example(capsys, game, verb):
     if verb == "review" and "No such command" in err:
         pytest.skip("the review command comes with solvers.cli.review")
     assert code == 0, err
-    assert f"solve {game} {verb} " in out, out       # an example line
+    # An example a person can copy: on a line of its own under its heading
+    # (click rewraps a paragraph unless it starts a block of its own).
+    lines = [line.strip() for line in out.splitlines()]
+    heading = next(i for i, line in enumerate(lines) if line in ("Example:", "Examples:"))
+    assert lines[heading + 1].startswith(f"solve {game} {verb} "), out
 
 
 @pytest.mark.parametrize("game", GAMES)
