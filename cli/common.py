@@ -75,13 +75,19 @@ class MainThreadStdout:
 
 def start_backend(backend: str, address: str | None, workers: int | None) -> None:
     """Check the backend before any work: Ray installed, the cluster joined
-    (SolversError, one line, otherwise). With Ray, stdout keeps only what
+    (SolversError, one line, otherwise); a cluster without a CPU gets one
+    note on stderr, for its jobs will wait. With Ray, stdout keeps only what
     the command itself prints (:class:`MainThreadStdout`)."""
     from solvers.parallel import check_backend, ray_connect
 
     check_backend(backend, address)
     if backend == "ray":
-        ray_connect(address, workers)
+        ray = ray_connect(address, workers)
+        if ray.cluster_resources().get("CPU", 0) < 1:
+            # Not an error: an autoscaling cluster adds nodes for waiting jobs.
+            at = f" at {address}" if address not in (None, "auto", "local") else ""
+            click.echo(f"solve: note: the Ray cluster{at} has no CPU: the jobs wait until a "
+                       "node with CPUs joins it (Ctrl-C stops)", err=True)
         if not isinstance(sys.stdout, MainThreadStdout):
             # For good: Ray's threads outlive the command (a late warning
             # after the report must not land on stdout either).

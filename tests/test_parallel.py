@@ -9,6 +9,7 @@ the jobs one after the other in this process, with no pool at all.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -346,17 +347,14 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def ray_head_with_token(tmp_path):
-    """A real Ray head on 127.0.0.1 that wants an authentication token:
-    yields (address, token, the environment of a client without the token).
-    Skips when this Ray has no token authentication."""
-    ray = pytest.importorskip("ray")
-    if not hasattr(ray.exceptions, "AuthenticationError"):
-        pytest.skip(f"Ray {ray.__version__} has no token authentication")
+@contextlib.contextmanager
+def _ray_head(tmp_path: Path, *args: str, env: dict | None = None):
+    """A real Ray head on 127.0.0.1 (``ray start --head`` with ``args``, a
+    home of its own and no RAY_ variables but those in ``env``) for the
+    block: yields (address, the environment of a client of the same home)."""
+    import shutil
     import tempfile
 
-    token = "0123456789abcdef" * 2
     home = tmp_path / "home"
     home.mkdir()
     # Short: Ray's socket paths live under it and must stay below 108 bytes.
@@ -365,10 +363,10 @@ def ray_head_with_token(tmp_path):
     clean = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     head = subprocess.Popen(
         [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
-         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
-         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}"],
+         f"--port={port}", "--node-ip-address=127.0.0.1", "--include-dashboard=false",
+         "--disable-usage-stats", f"--temp-dir={temp}", *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        env={**clean, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+        env={**clean, "HOME": str(home), **(env or {})})
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and head.poll() is None:
@@ -379,7 +377,7 @@ def ray_head_with_token(tmp_path):
                 time.sleep(0.5)
         else:
             pytest.fail("the Ray head did not start within 60 s")
-        yield f"127.0.0.1:{port}", token, {**clean, "HOME": str(home)}
+        yield f"127.0.0.1:{port}", {**clean, "HOME": str(home)}
     finally:
         os.killpg(head.pid, signal.SIGTERM)        # the head and the daemons it started
         try:
@@ -387,9 +385,21 @@ def ray_head_with_token(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
             head.wait(10)
-        import shutil
-
         shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture
+def ray_head_with_token(tmp_path):
+    """A real Ray head that wants an authentication token: yields (address,
+    token, the environment of a client without the token). Skips when this
+    Ray has no token authentication."""
+    ray = pytest.importorskip("ray")
+    if not hasattr(ray.exceptions, "AuthenticationError"):
+        pytest.skip(f"Ray {ray.__version__} has no token authentication")
+    token = "0123456789abcdef" * 2
+    with _ray_head(tmp_path, "--num-cpus=1",
+                   env={"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}) as (address, env):
+        yield address, token, env
 
 
 def _probe_quietly(address: str) -> None:
@@ -418,6 +428,35 @@ def test_a_cluster_that_wants_a_token_is_one_line_at_once(ray_head_with_token):
                           cwd=ROOT, env=right)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout)["games"] == 2
+
+
+def test_a_ray_cluster_without_a_cpu_is_noted_and_ctrl_c_stops_the_wait(tmp_path):
+    """A head started with --num-cpus=0 and no other node can run no job:
+    the command says so at once on stderr (the jobs wait: an autoscaling
+    cluster adds nodes for them) and Ctrl-C ends the wait."""
+    pytest.importorskip("ray")
+    with _ray_head(tmp_path, "--num-cpus=0") as (address, env):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
+             "greedy,random", "--games", "2", "--backend", "ray", "--address", address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        try:
+            import select
+
+            ready, _, _ = select.select([proc.stderr], [], [], 60)
+            assert ready, "nothing on stderr within 60 s"
+            note = proc.stderr.readline()        # before any job could run
+            assert note.startswith(f"solve: note: the Ray cluster at {address} has no CPU: "
+                                   "the jobs wait"), note
+            time.sleep(1.0)
+            assert proc.poll() is None           # waiting, not failed
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == 130, err
 
 
 # ------------------------------------------------------------ Ctrl-C
