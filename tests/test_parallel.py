@@ -459,6 +459,38 @@ def test_a_ray_cluster_without_a_cpu_is_noted_and_ctrl_c_stops_the_wait(tmp_path
     assert proc.returncode == 130, err
 
 
+def test_sigterm_of_a_ray_run_saves_its_games_and_says_so(tmp_path):
+    """``kill PID`` of a tournament on Ray ends it as on the local backend:
+    the games finished so far saved, one line, status 143. (Ray's driver
+    puts in a SIGTERM handler of its own that writes a stack and ends the
+    process before anything is saved; the command keeps its own.)"""
+    pytest.importorskip("ray")
+    path = tmp_path / "t.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
+         "greedy,random", "--games", "100000", "--workers", "2", "--backend", "ray",
+         "--save", str(path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "RAY_ADDRESS": ""}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        assert path.exists(), proc.stderr.read() if proc.poll() is not None else "nothing saved"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143, err[-2000:]
+    assert [line for line in err.splitlines() if line.strip()][-1] == "solve: terminated"
+    assert "SIGTERM received" not in err
+    saved = json.loads(path.read_text())
+    assert saved["records"] and saved["sessions"][-1]["games"] == len(saved["records"])
+
+
 # ------------------------------------------------------------ Ctrl-C
 INTERRUPTED = textwrap.dedent("""
     import os, sys, time
