@@ -3,11 +3,13 @@ check that a refusal is one clean line."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -30,6 +32,22 @@ def one_error_line(err):
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
+
+
+@contextlib.contextmanager
+def own_session(argv, **kwargs):
+    """``argv`` started in a session of its own (stdout dropped, stderr as
+    text): yields the process, and kills it and everything it started if
+    it is still running at the end of the block (a failed check included)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, **kwargs)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
 
 
 def _read_some(master: int, wait: float) -> bytes | None:

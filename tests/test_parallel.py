@@ -24,7 +24,7 @@ import pytest
 from solvers.errors import SolversError
 from solvers.parallel import JobError, map_jobs, run_jobs
 
-from cli_helpers import one_error_line, run
+from cli_helpers import one_error_line, own_session, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -466,13 +466,10 @@ def test_sigterm_of_a_ray_run_saves_its_games_and_says_so(tmp_path):
     process before anything is saved; the command keeps its own.)"""
     pytest.importorskip("ray")
     path = tmp_path / "t.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
-         "greedy,random", "--games", "100000", "--workers", "2", "--backend", "ray",
-         "--save", str(path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "RAY_ADDRESS": ""}, start_new_session=True)
-    try:
+    argv = [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
+            "greedy,random", "--games", "100000", "--workers", "2", "--backend", "ray",
+            "--save", str(path)]
+    with own_session(argv, cwd=ROOT, env={**os.environ, "RAY_ADDRESS": ""}) as proc:
         deadline = time.monotonic() + 120
         while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.1)
@@ -480,10 +477,6 @@ def test_sigterm_of_a_ray_run_saves_its_games_and_says_so(tmp_path):
         time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert proc.returncode == 143, err[-2000:]
     assert [line for line in err.splitlines() if line.strip()][-1] == "solve: terminated"
     assert "SIGTERM received" not in err

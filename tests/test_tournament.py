@@ -296,19 +296,17 @@ def test_kill_stops_a_background_tournament_with_every_finished_game_saved(tmp_p
     # `kill PID` (SIGTERM) is how it is stopped. The file is written at
     # most every 2 s while games finish, so the games of the last second
     # reach it only if SIGTERM saves on the way out, as Ctrl-C does.
-    import os
     import signal
-    import subprocess
     import sys
     import time
+
+    from cli_helpers import own_session
 
     path = tmp_path / "t.json"
     argv = [sys.executable, "-c", "from solvers.cli.main import run; run()", "tournament",
             "switchbacks", "--agent", "greedy", "--agent", "random", "--games", "100000",
             "--seed", "1", "--workers", "2", "--save", str(path)]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
+    with own_session(argv) as proc:
         deadline = time.monotonic() + 60
         first = 0
         while not first and time.monotonic() < deadline:   # the first write, after 2 s
@@ -319,10 +317,6 @@ def test_kill_stops_a_background_tournament_with_every_finished_game_saved(tmp_p
         time.sleep(1.0)              # games finish; the next write is a second away
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert proc.returncode == 143
     assert [l for l in err.splitlines() if l.strip()] == ["solve: terminated"]
     saved = json.loads(path.read_text())
