@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import threading
 import time
@@ -78,18 +77,12 @@ def start_backend(backend: str, address: str | None, workers: int | None) -> Non
     """Check the backend before any work: Ray installed, the cluster joined
     (SolversError, one line, otherwise); a cluster without a CPU gets one
     note on stderr, for its jobs will wait. With Ray, stdout keeps only what
-    the command itself prints (:class:`MainThreadStdout`), and SIGTERM stays
-    with the command's handler."""
+    the command itself prints (:class:`MainThreadStdout`)."""
     from solvers.parallel import check_backend, ray_connect
 
     check_backend(backend, address)
     if backend == "ray":
-        on_sigterm = signal.getsignal(signal.SIGTERM)
         ray = ray_connect(address, workers)
-        if callable(on_sigterm) and threading.current_thread() is threading.main_thread():
-            # Ray's driver puts in a handler of its own, which writes a stack
-            # and ends the process: keep the command's (its clean-up saves).
-            signal.signal(signal.SIGTERM, on_sigterm)
         if ray.cluster_resources().get("CPU", 0) < 1:
             # Not an error: an autoscaling cluster adds nodes for waiting jobs.
             at = f" at {address}" if address not in (None, "auto", "local") else ""

@@ -436,13 +436,11 @@ def test_a_ray_cluster_without_a_cpu_is_noted_and_ctrl_c_stops_the_wait(tmp_path
     cluster adds nodes for them) and Ctrl-C ends the wait."""
     pytest.importorskip("ray")
     with _ray_head(tmp_path, "--num-cpus=0") as (address, env):
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
-             "greedy,random", "--games", "2", "--backend", "ray", "--address", address],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-        try:
-            import select
+        import select
 
+        argv = [sys.executable, "-m", "solvers.cli.main", "tournament", "switchbacks", "--agents",
+                "greedy,random", "--games", "2", "--backend", "ray", "--address", address]
+        with own_session(argv, cwd=ROOT, env=env) as proc:
             ready, _, _ = select.select([proc.stderr], [], [], 60)
             assert ready, "nothing on stderr within 60 s"
             note = proc.stderr.readline()        # before any job could run
@@ -452,10 +450,6 @@ def test_a_ray_cluster_without_a_cpu_is_noted_and_ctrl_c_stops_the_wait(tmp_path
             assert proc.poll() is None           # waiting, not failed
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
     assert proc.returncode == 130, err
 
 

@@ -400,7 +400,8 @@ _RAY_OWNED = False       # whether this process started the Ray instance it uses
 def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
     """Ray, initialised: joined to ``address`` (or ``RAY_ADDRESS``), or a
     local instance with ``workers`` CPUs started now. Reuses an instance this
-    process already joined. SolversError (one line) when it cannot."""
+    process already joined. SolversError (one line) when it cannot. The
+    caller's SIGTERM handler stays in place (Ray's driver would replace it)."""
     global _RAY_OWNED
     ray = _import_ray()
     if ray.is_initialized():
@@ -412,6 +413,7 @@ def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
     start = time.monotonic()
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                               "logging_level": "ERROR", "configure_logging": True}
+    on_sigterm = signal.getsignal(signal.SIGTERM)
     try:
         if address is None or address == "local":
             ray.init(address="local", num_cpus=workers or default_workers(), **kwargs)
@@ -424,6 +426,10 @@ def ray_connect(address: str | None = None, workers: int | None = None) -> Any:
                                "'ray start --head', or leave --address out") from None
         raise SolversError(f"cannot join the Ray cluster at {address} after "
                            f"{time.monotonic() - start:.0f} s: {_why(e)[:200]}") from None
+    if callable(on_sigterm) and threading.current_thread() is threading.main_thread():
+        # Ray's driver puts in a SIGTERM handler of its own, which writes a
+        # stack and ends the process: keep the caller's (its clean-up saves).
+        signal.signal(signal.SIGTERM, on_sigterm)
     return ray
 
 
