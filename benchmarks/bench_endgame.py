@@ -11,7 +11,12 @@ the placing steps (up to 30 moves) are in the set. The targets
   move's exact value (``solve_endgame(per_action=True)``, what ``solve
   switchbacks endgame`` asks for) costs at most 2x the nodes of the value
   alone, summed over the positions, both in the same process. Headline:
-  per-action nodes / value-only nodes (lower is better; target 2).
+  per-action nodes / value-only nodes (lower is better; target 2). The same
+  ratio on positions from games between two MCTS players (300 iterations a
+  move, 7 tiles left), the kind a user asks about, is printed and kept in
+  ``extra_info`` (``self_play``); most random-play positions are dead
+  draws or decided, where every move ties the best and each tie costs a
+  proof of its own, which is the dearest case for per-action values.
 * **Proof time** (``bench_endgame_proof_time``): 10 tiles left proven within
   1 s value only and 2 s per action; 12 tiles within 10 s. Headline: the
   nodes of the worst value-only proof with 10 tiles left, in millions
@@ -34,6 +39,7 @@ from collections.abc import Iterator
 import pytest
 
 import solvers
+from solvers.agents import load_agent
 from solvers.benchtrack import headline
 from solvers.rng import SplitMix64
 from solvers.search import solve_endgame
@@ -60,6 +66,23 @@ def random_play_positions(left: int, seed: int) -> Iterator:
         state.apply_action(legal[rng.below(len(legal))])
 
 
+def self_play_position(left: int, seed: int, iterations: int):
+    """The first decision node with at most ``left`` tiles still to play in
+    a 2-player game between two seeded MCTS players of ``iterations`` a
+    move (draws from the game's seed); None if the game ends first."""
+    game = solvers.load_game("switchbacks", players=2)
+    state = game.new_initial_state(seed=seed)
+    agents = [load_agent("mcts", game, iterations=iterations, seed=2 * seed + i) for i in range(2)]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+        elif tiles_left(state) <= left:
+            return state
+        else:
+            state.apply_action(agents[state.current_player()].step(state))
+    return None
+
+
 def timed(state, per_action: bool, max_nodes: int) -> dict:
     """One solve: proven, nodes, seconds (and the result when proven)."""
     start = time.perf_counter()
@@ -70,22 +93,22 @@ def timed(state, per_action: bool, max_nodes: int) -> dict:
     return {"proven": True, "nodes": r.nodes, "seconds": time.perf_counter() - start, "result": r}
 
 
-def per_action_cost(left: int, seeds: range, max_nodes: int) -> dict:
+def per_action_cost(positions: list, max_nodes: int) -> dict:
     """Nodes and seconds of value-only and per-action solves of every
-    position, both solved; the per-action best row must equal the value."""
+    ``(seed, position)``, both solved; the per-action best row must equal
+    the value."""
     rows = []
-    for seed in seeds:
-        for state in random_play_positions(left, seed):
-            value = timed(state, False, max_nodes)
-            each = timed(state, True, max_nodes * 40)
-            if not (value["proven"] and each["proven"]):
-                continue
-            best = each["result"].action_values[0][1]
-            assert best == pytest.approx(value["result"].value)
-            rows.append({"seed": seed, "moves": len(state.legal_actions()),
-                         "value_nodes": value["nodes"], "per_action_nodes": each["nodes"],
-                         "value_s": round(value["seconds"], 3),
-                         "per_action_s": round(each["seconds"], 3)})
+    for seed, state in positions:
+        value = timed(state, False, max_nodes)
+        each = timed(state, True, max_nodes * 40)
+        if not (value["proven"] and each["proven"]):
+            continue
+        best = each["result"].action_values[0][1]
+        assert best == pytest.approx(value["result"].value)
+        rows.append({"seed": seed, "moves": len(state.legal_actions()),
+                     "value_nodes": value["nodes"], "per_action_nodes": each["nodes"],
+                     "value_s": round(value["seconds"], 3),
+                     "per_action_s": round(each["seconds"], 3)})
     return {"rows": rows,
             "value_nodes": sum(r["value_nodes"] for r in rows),
             "per_action_nodes": sum(r["per_action_nodes"] for r in rows),
@@ -94,18 +117,33 @@ def per_action_cost(left: int, seeds: range, max_nodes: int) -> dict:
 
 def bench_endgame_per_action_cost(benchmark):
     left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
+    # quick: 5 tiles left, one game of 30 iterations a move
+    played, games, iterations = (5, range(1), 30) if benchmark.disabled else (7, range(8), 300)
     figure = ("Switchbacks endgame nodes, per-action values / value only, random-play positions "
               "(target 2)")
-    cost = benchmark.pedantic(per_action_cost, args=(left, seeds, 30_000_000), rounds=1, iterations=1)
+    random_play = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
+    cost = benchmark.pedantic(per_action_cost, args=(random_play, 30_000_000), rounds=1, iterations=1)
     assert cost["rows"]
     ratio_total = cost["per_action_nodes"] / cost["value_nodes"]
+    self_play = [(seed, st) for seed in games
+                 if (st := self_play_position(played, seed, iterations)) is not None]
+    mcts = per_action_cost(self_play, 30_000_000)
+    assert mcts["rows"]
+    mcts_ratio = mcts["per_action_nodes"] / mcts["value_nodes"]
     benchmark.extra_info.update({"tiles_left": left, "positions": len(cost["rows"]),
                                  "worst_position_ratio": round(cost["worst"], 2),
-                                 "total_ratio": round(ratio_total, 2), "rows": cost["rows"]})
+                                 "total_ratio": round(ratio_total, 2), "rows": cost["rows"],
+                                 "self_play": {"tiles_left": played, "iterations": iterations,
+                                               "positions": len(mcts["rows"]),
+                                               "total_ratio": round(mcts_ratio, 2),
+                                               "worst_position_ratio": round(mcts["worst"], 2),
+                                               "rows": mcts["rows"]}})
     headline(benchmark, figure, cost["per_action_nodes"], cost["value_nodes"],
              against="the value-only solve of the same positions", higher_is_better=False)
     print(f"\n{left} tiles left, {len(cost['rows'])} positions: per-action / value-only nodes "
           f"{ratio_total:.2f}x in total, {cost['worst']:.2f}x at worst (target {PER_ACTION_TARGET:g}x)")
+    print(f"self-play ({iterations} iterations a move), {played} tiles left, {len(mcts['rows'])} "
+          f"positions: {mcts_ratio:.2f}x in total, {mcts['worst']:.2f}x at worst")
 
 
 def proof_ladder(sizes: list[tuple[int, bool, int]], seeds: range) -> dict:
