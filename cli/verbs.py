@@ -858,6 +858,10 @@ def with_node_progress(run: Callable[[Callable[[Any], Any]], Any], label: str, b
     return result["value"]
 
 
+MOVES_SHOWN = 10
+"""Moves an ``endgame`` report lists (``--json`` gives every one)."""
+
+
 def print_endgame(info: GameInfo, data: dict[str, Any], state: Any) -> None:
     """The text of an :func:`endgame_data` report."""
     out.print(draw(info, state, None if data.get("exact", True) else data.get("to_move"), False))
@@ -878,8 +882,19 @@ def print_endgame(info: GameInfo, data: dict[str, Any], state: Any) -> None:
                       "the outcome, and the value averages over every outcome)"
                       if data["exact"] else
                       "  (with re-deals, only the first move is common to every sample)")
-    for row in data["moves"][:10]:
-        out.print(f"  {row['move']:<24} {row['value'][data['to_move']]:.3f}")
+    moves, to_move = data["moves"], data["to_move"]
+    values = [row["value"][to_move] for row in moves]
+    if len(moves) > 1 and max(values) - min(values) < 1e-9:
+        out.print(f"All {len(moves)} moves have this value: any of them is as good as the best.")
+    elif moves:
+        ties = sum(1 for v in values if max(values) - v < 1e-9)
+        out.print(f"Each move's value for player {to_move}, best first"
+                  + (f" ({ties} tie the best)" if ties > 1 else "") + ":")
+        for row, v in list(zip(moves, values, strict=True))[:MOVES_SHOWN]:
+            out.print(f"  {row['move']:<24} {v:.3f}")
+        if len(moves) > MOVES_SHOWN:
+            out.print(f"  ... and {plural(len(moves) - MOVES_SHOWN, 'more move')} "
+                      "(--json lists every one)")
     out.print(f"{plural(data['nodes'], 'node')}, {data['seconds']:.2f} s")
 
 

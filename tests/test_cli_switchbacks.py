@@ -150,6 +150,31 @@ def test_endgame_text_and_sampled(capsys, position_file):
     assert data["exact"] is False and all(m["samples"] == 3 for m in data["moves"])
 
 
+@pytest.mark.parametrize("seed", [0, 2])
+def test_endgame_text_lists_the_moves_as_the_json_ranks_them(capsys, position_file, seed):
+    # Seed 0: every one of the 16 moves is worth the same; seed 2: three
+    # different values. The text says so, or lists the first ten of the
+    # JSON's ranking with their values and how many it leaves out.
+    path = position_file(state_to_position(near_end(4, seed)))
+    code, out, err = run(capsys, "switchbacks", "endgame", path, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    values = [m["value"][data["to_move"]] for m in data["moves"]]
+    assert len(values) == 16
+    code, text, err = run(capsys, "switchbacks", "endgame", path)
+    assert code == 0, err
+    if seed == 0:
+        assert len(set(values)) == 1
+        assert "All 16 moves have this value" in text
+        assert "explore" not in text.split("Best line:")[1].split("\n", 1)[1]
+        return
+    assert len(set(values)) > 1 and "All 16" not in text
+    lines = text.split("best first")[1].splitlines()[1:]
+    for m, line in zip(data["moves"][:10], lines[:10], strict=True):
+        assert line.split() == [*m["move"].split(), f"{m['value'][data['to_move']]:.3f}"]
+    assert lines[10].strip() == "... and 6 more moves (--json lists every one)"
+
+
 # ------------------------------------------------------------- play
 def test_play_a_whole_game_from_scripted_input(capsys, monkeypatch):
     # Bad input first (answered with a hint line), then always the first
