@@ -112,8 +112,10 @@ def ray_instance():
     seconds to start. Skips when Ray is not installed."""
     ray = pytest.importorskip("ray")
     if not ray.is_initialized():
+        from solvers.parallel import LOCAL_RAY_CONFIG
+
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 logging_level="ERROR")
+                 logging_level="ERROR", _system_config=LOCAL_RAY_CONFIG)
     return ray
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from solvers import parallel
 from solvers.errors import SolversError
 from solvers.parallel import JobError, map_jobs, run_jobs
 
@@ -169,6 +170,34 @@ def test_a_failing_job_among_many_short_ones_is_reported_with_its_item(ray_by_va
             got.append((index, value))
     assert (e.value.index, e.value.item) == (150, 150)
     assert all(i == v and i != 150 for i, v in got) and len(set(got)) == len(got)
+
+
+NICENESS_ON_EACH_BACKEND = textwrap.dedent("""
+    import json, os
+    from solvers import parallel
+    local = parallel.map_jobs(os.nice, [0, 0], backend="local", workers=2)
+    parallel.ray_connect(workers=2)
+    ray = parallel.map_jobs(os.nice, [0, 0, 0, 0], backend="ray", workers=2)
+    parallel.ray_shutdown()
+    print(json.dumps({"mine": os.nice(0), "local": local, "ray": ray}))
+""")
+
+
+def test_a_local_ray_instance_runs_its_workers_at_the_callers_priority():
+    # Ray's default runs its workers 15 steps nicer than the driver, which
+    # on a busy machine starved them (see parallel.LOCAL_RAY_CONFIG). Started
+    # by the library, the instance's workers run at the caller's priority,
+    # as the local backend's do (the control). A process of its own started
+    # at niceness 3, so that "the caller's" is not simply 0.
+    pytest.importorskip("ray")
+    proc = subprocess.run(["nice", "-n", "3", sys.executable, "-c", NICENESS_ON_EACH_BACKEND],
+                          capture_output=True, text=True, timeout=180, cwd=ROOT,
+                          env={**os.environ, "RAY_ADDRESS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert seen["mine"] == os.nice(0) + 3
+    assert seen["local"] == [seen["mine"]] * 2
+    assert seen["ray"] == [seen["mine"]] * 4
 
 
 def test_the_ray_tests_are_one_xdist_group(request):
