@@ -889,7 +889,7 @@ def print_endgame(info: GameInfo, data: dict[str, Any], state: Any) -> None:
     elif moves:
         ties = sum(1 for v in values if max(values) - v < 1e-9)
         out.print(f"Each move's value for player {to_move}, best first"
-                  + (f" ({ties} tie the best)" if ties > 1 else "") + ":")
+                  + (f" ({ties} moves share the best value)" if ties > 1 else "") + ":")
         for row, v in list(zip(moves, values, strict=True))[:MOVES_SHOWN]:
             out.print(f"  {row['move']:<24} {v:.3f}")
         if len(moves) > MOVES_SHOWN:
