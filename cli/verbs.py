@@ -884,14 +884,15 @@ def print_endgame(info: GameInfo, data: dict[str, Any], state: Any) -> None:
                       "  (with re-deals, only the first move is common to every sample)")
     moves, to_move = data["moves"], data["to_move"]
     worth = [row["value"][to_move] for row in moves]
-    if len(moves) > 1 and max(worth) - min(worth) < 1e-9:
+    best = max(worth, default=0.0)
+    if len(moves) > 1 and best - min(worth) < 1e-9:
         out.print(f"All {len(moves)} moves have this value: any of them is as good as the best.")
     elif moves:
-        ties = sum(1 for v in worth if max(worth) - v < 1e-9)
+        ties = sum(1 for v in worth if best - v < 1e-9)
         out.print(f"Each move's value for player {to_move}, best first"
                   + (f" ({ties} moves share the best value)" if ties > 1 else "") + ":")
-        for row, v in list(zip(moves, worth, strict=True))[:MOVES_SHOWN]:
-            out.print(f"  {row['move']:<24} {v:.3f}")
+        for row in moves[:MOVES_SHOWN]:
+            out.print(f"  {row['move']:<24} {row['value'][to_move]:.3f}")
         if len(moves) > MOVES_SHOWN:
             out.print(f"  ... and {plural(len(moves) - MOVES_SHOWN, 'more move')} "
                       "(--json lists every one)")
