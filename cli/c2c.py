@@ -25,8 +25,10 @@ from .common import (
     default_workers,
     out,
     percent,
+    plural,
     print_json,
     progress,
+    save_target,
     seconds_type,
     start_backend,
 )
@@ -436,11 +438,20 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 @backend_options
 @click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet (map) in the JSON schema of the built-in one.")
+@click.option("--save", "save_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Save the positions measured and the result to FILE (JSON) as they finish, "
+                   "so that a long run survives an interruption; an existing FILE is refused "
+                   "unless it is the --resume file.")
+@click.option("--resume", "resume_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Read a saved yardstick and measure only the positions it lacks (the rest "
+                   "of an interrupted run, or more with --positions); its player, challenge, "
+                   "round, seed and sampling are kept. Saved back to FILE unless --save "
+                   "names another.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, from_round: int,
                   hands: int, candidates: int, values_file: str, seed: int,
                   workers: int | None, backend: str, address: str | None, map_file: str | None,
-                  as_json: bool) -> None:
+                  save_file: str | None, resume_file: str | None, as_json: bool) -> None:
     """How near a player comes to the best possible online play of the last
     two rounds, exactly (or of the last three, sampled).
 
@@ -465,9 +476,34 @@ def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, from_
       solve c2c yardstick --player mcts:iterations=2000 --positions 200
       solve c2c yardstick -c "Wrigley Field" --player online --json
       solve c2c yardstick --round 3 --player online:early=report,learned=4 --positions 50
+      solve c2c yardstick --round 3 -c "Cedar Point" --positions 40 --save y.json
+      solve c2c yardstick --resume y.json                 (after an interruption)
+      solve c2c yardstick --resume y.json --positions 80  (40 more)
     """
-    from solvers.games.c2c.yardstick import round_three_yardstick, yardstick
+    from solvers.games.c2c.yardstick import load_yardstick, round_three_yardstick, yardstick
 
+    saved = None
+    if resume_file is not None:
+        # The file's settings hold where no flag names others; a flag that
+        # does is refused by the run's check, naming both.
+        saved = load_yardstick(resume_file)
+        source = click.get_current_context().get_parameter_source
+        st = saved.settings
+
+        def given(name: str) -> bool:
+            return source(name) not in (None, click.core.ParameterSource.DEFAULT)
+
+        player_spec = player_spec if given("player_spec") else st.player
+        challenge = challenge if given("challenge") else st.challenge
+        from_round = from_round if given("from_round") else st.round
+        seed = seed if given("seed") else st.seed
+        positions = positions if given("positions") else saved.positions
+        if st.round == 3:
+            hands = hands if given("hands") or st.hands is None else st.hands
+            candidates = candidates if given("candidates") or st.candidates is None \
+                else st.candidates
+            values_file = values_file if given("values_file") or st.values is None else st.values
+    save = save_target(save_file, resume_file)
     m = _load_map(map_file)
     ch = challenge_id(m, challenge) if challenge is not None else None
     from solvers.games.c2c.online import check_agent_spec
@@ -484,20 +520,25 @@ def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, from_
     if workers is None and backend == "local":
         workers = default_workers()
     start_backend(backend, address, workers)
-    with progress(f"round-{from_round} positions", positions) as advance:
+    kept = 0 if saved is None else len(saved.rows)
+    with progress(f"round-{from_round} positions", max(0, positions - kept)) as advance:
         if from_round == 3:
             y = round_three_yardstick(m, ch, player_spec, positions, seed=seed, hands=hands,
                                       candidates=candidates, values=values_file, workers=workers,
-                                      backend=backend, address=address, progress=advance)
+                                      backend=backend, address=address, progress=advance,
+                                      save=save, resume=saved)
         else:
             y = yardstick(m, ch, player_spec, positions, seed=seed, workers=workers,
-                          backend=backend, address=address, progress=advance)
+                          backend=backend, address=address, progress=advance, save=save,
+                          resume=saved)
     if as_json:
         data = y.to_json()
         data["round"] = from_round
         if from_round == 3:
             data.update({"hands": hands, "candidates": candidates, "values": values_file,
                          "loss_is": "a lower bound in expectation (sampled round-4 hands)"})
+        if save is not None:
+            data["saved"] = os.path.abspath(save)
         print_json(data)
         return
     lo, hi = y.loss_points_ci
@@ -514,3 +555,6 @@ def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, from_
                   f"{100 * y.loss_win:.2f} points (95%: {100 * wlo:.2f} to {100 * whi:.2f})")
     out.print(f"  expected points: best {y.best_points:.2f}, lost {y.loss_points:.3f} "
               f"(95%: {lo:.3f} to {hi:.3f})")
+    if save is not None:
+        out.print(f"Saved to {save} ({plural(kept, 'position')} from the file, "
+                  f"{plural(y.positions - kept, 'position')} measured now).")

@@ -28,13 +28,22 @@ end is valued by the mean, over sampled round-4 hands, of the best round-4
 end valued exactly; one half of the hands picks the best candidate and the
 other half values it and the player's end, so the loss it reports is, in
 expectation, at most the true one (see that function).
+
+A long measurement can be saved as its positions finish (``save=``, a JSON
+file, :func:`load_yardstick` reads it back) and resumed (``resume=``): the
+positions already measured are kept and only the others are played, with
+the same settings, so a run of hours may be spread over several sittings
+and gives the answer a single run would have given.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ...errors import SolversError
@@ -126,31 +135,24 @@ class YardstickJob:
 
 def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positions: int,
               seed: int = 0, workers: int | None = 1, backend: str = "local",
-              address: str | None = None,
-              progress: Callable[[int], None] | None = None) -> Yardstick:
+              address: str | None = None, progress: Callable[[int], None] | None = None,
+              save: str | None = None, resume: SavedYardstick | None = None) -> Yardstick:
     """The player ``agent_spec``'s expected loss against the exact online
     best of the last two rounds, on the round-4 positions of ``positions``
     seeded deals (:func:`solvers.games.c2c.deal.shuffle_deals`; deal ``i``'s
     agent seeded ``seed + i``), ``workers`` at a time on ``backend``;
-    ``progress(1)`` after each position."""
-    from ...parallel import run_jobs
+    ``progress(1)`` after each position. ``save``: a file written as
+    positions finish; ``resume``: a saved run of the same settings, whose
+    positions are kept (only the others are played)."""
     from .challenges import challenge_id
-    from .deal import shuffle_deals
     from .online import check_agent_spec
 
     cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
     check_agent_spec(m, cid, agent_spec)
-    if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
-        raise SolversError(f"positions should be a whole number >= 1, not {positions!r}")
-    deals = shuffle_deals(m, cid, positions, seed)
-    items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals)]
-    found = []
-    for _, p in run_jobs(YardstickJob(m, cid, agent_spec), items, workers=workers, backend=backend,
-                         address=address):
-        found.append(p)
-        if progress is not None:
-            progress(1)
-    return _summary(m, cid, agent_spec, found)
+    _check_whole("positions", positions)
+    settings = Settings(4, agent_spec, _challenge_name(m, cid), seed, map_fingerprint(m))
+    return _measure(YardstickJob(m, cid, agent_spec), m, cid, settings, positions, workers,
+                    backend, address, progress, save, resume)
 
 
 def _sheet_key(state: Any) -> tuple[int, int, int]:
@@ -233,7 +235,9 @@ def round_three_yardstick(m: CoastMap, challenge: str | int | None, agent_spec: 
                           seed: int = 0, hands: int = 16, candidates: int = 8,
                           values: str = "default", workers: int | None = 1, backend: str = "local",
                           address: str | None = None,
-                          progress: Callable[[int], None] | None = None) -> Yardstick:
+                          progress: Callable[[int], None] | None = None,
+                          save: str | None = None,
+                          resume: SavedYardstick | None = None) -> Yardstick:
     """The player's expected loss in round 3 against the best of sampled
     online play, on the round-3 positions of ``positions`` seeded deals
     (the deals and seeds of :func:`yardstick`).
@@ -249,32 +253,228 @@ def round_three_yardstick(m: CoastMap, challenge: str | int | None, agent_spec: 
     is at most the true best, so in expectation the loss is at most the
     player's true loss against the best online play of the last three
     rounds (and can come out below 0 at one position). ``optimal`` counts
-    the positions where the player's end was the one picked."""
-    from ...parallel import run_jobs
+    the positions where the player's end was the one picked. ``save`` and
+    ``resume`` as for :func:`yardstick`."""
     from .challenges import challenge_id
-    from .deal import shuffle_deals
     from .online import check_agent_spec
 
     cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
     check_agent_spec(m, cid, agent_spec)
-    for name, value, low in (("positions", positions, 1), ("hands", hands, 1),
-                             ("candidates", candidates, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise SolversError(f"{name} should be a whole number >= {low}, not {value!r}")
+    for name, value in (("positions", positions), ("hands", hands), ("candidates", candidates)):
+        _check_whole(name, value)
     import solvers
 
     from ...agents.c2c_online import load_values
 
     load_values(solvers.load_game("c2c", players=1, challenge=cid, map=m), values)  # checked now
-    deals = shuffle_deals(m, cid, positions, seed)
-    items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals)]
+    settings = Settings(3, agent_spec, _challenge_name(m, cid), seed, map_fingerprint(m),
+                        hands, candidates, values)
     job = RoundThreeJob(m, cid, agent_spec, hands, candidates, values)
-    found = []
-    for _, p in run_jobs(job, items, workers=workers, backend=backend, address=address):
-        found.append(p)
-        if progress is not None:
-            progress(1)
-    return _summary(m, cid, agent_spec, found)
+    return _measure(job, m, cid, settings, positions, workers, backend, address, progress, save,
+                    resume)
+
+
+def _check_whole(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SolversError(f"{name} should be a whole number >= 1, not {value!r}")
+
+
+def _challenge_name(m: CoastMap, cid: int | None) -> str | None:
+    return None if cid is None else m.locations[cid].name
+
+
+def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
+             cid: int | None, settings: Settings, positions: int, workers: int | None,
+             backend: str, address: str | None, progress: Callable[[int], None] | None,
+             save: str | None, resume: SavedYardstick | None) -> Yardstick:
+    """Measure the positions ``resume`` lacks, saving as they finish."""
+    from ...parallel import run_jobs
+    from .deal import shuffle_deals
+
+    kept: dict[int, Position] = {}
+    sessions: list[dict[str, Any]] = []
+    if resume is not None:
+        resume.check(settings, positions)
+        kept = {p.index: p for p in resume.rows}
+        sessions = list(resume.sessions)
+    if save is not None:
+        from ...files import check_output_path
+
+        check_output_path(save, "--save")
+    seed = settings.seed
+    deals = shuffle_deals(m, cid, positions, seed)
+    items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals) if i not in kept]
+    found = list(kept.values())
+    stamp: dict[str, Any] = {}
+
+    def write() -> None:
+        assert save is not None
+        if not stamp:
+            from ...benchtrack import run_stamp
+
+            stamp.update(run_stamp())
+        measured = len(found) - len(kept)
+        runs = sessions + ([dict(stamp, positions=measured)] if measured else [])
+        save_yardstick(save, settings, positions, found, runs,
+                       _summary(m, cid, settings.player, found) if found else None)
+
+    last = time.monotonic()
+    try:
+        for _, p in run_jobs(job, items, workers=workers, backend=backend, address=address):
+            found.append(p)
+            if progress is not None:
+                progress(1)
+            if save is not None and time.monotonic() - last >= 2.0:
+                write()
+                last = time.monotonic()
+    finally:
+        if save is not None:
+            write()
+    return _summary(m, cid, settings.player, found)
+
+
+# ------------------------------------------------------------- saved yardsticks
+FORMAT = "solvers-c2c-yardstick"
+VERSION = 1
+
+
+def map_fingerprint(m: CoastMap) -> str:
+    """A short digest of the sheet's rules (locations, lines, points): a
+    saved yardstick is resumed only on the sheet it was measured on."""
+    rules = (m.locations, m.highways, m.types, sorted(m.type_points.items()), m.highway_points,
+             m.region_points, m.exact_match_points, m.solid_lines, m.dashed_lines)
+    return hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a yardstick measures; a resumed run must measure the same. The
+    last three are round 3's (None for round 4)."""
+
+    round: int
+    player: str
+    challenge: str | None     # the challenge card's location, or None
+    seed: int
+    map: str                  # map_fingerprint of the sheet
+    hands: int | None = None
+    candidates: int | None = None
+    values: str | None = None
+
+
+#: What a flag is called, for the error naming a setting a resume changes.
+_FLAGS = {"round": "--round", "player": "--player", "challenge": "--challenge",
+          "seed": "--seed", "map": "--data (the sheet)", "hands": "--hands",
+          "candidates": "--candidates", "values": "--values"}
+
+
+@dataclass
+class SavedYardstick:
+    """A yardstick file (``solve c2c yardstick --save``): its settings, the
+    positions asked for, those measured so far and the runs that measured
+    them (``sessions``: commit, version, date, positions)."""
+
+    path: str
+    settings: Settings
+    positions: int
+    rows: list[Position]
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+
+    def check(self, settings: Settings, positions: int) -> None:
+        """SolversError, naming the flag and both values, unless a run of
+        ``settings`` on ``positions`` positions may continue this one."""
+        for f in fields(Settings):
+            mine, theirs = getattr(self.settings, f.name), getattr(settings, f.name)
+            if mine != theirs:
+                raise SolversError(f"{self.path}: this yardstick was measured with "
+                                   f"{_FLAGS[f.name]} {_shown(mine)}, not {_shown(theirs)}")
+        have = max((p.index for p in self.rows), default=-1) + 1
+        if positions < have:
+            raise SolversError(f"{self.path}: the file holds positions of the first {have} "
+                               f"deals; ask for --positions {have} or more")
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else repr(value) if isinstance(value, str) else str(value)
+
+
+def save_yardstick(path: str, settings: Settings, positions: int, rows: list[Position],
+                   sessions: list[dict[str, Any]], summary: Yardstick | None) -> None:
+    """Write a yardstick file in one piece (a crash leaves the old one)."""
+    from ...files import write_atomic
+
+    data = {"format": FORMAT, "version": VERSION, **asdict(settings), "positions": positions,
+            "rows": [asdict(p) for p in sorted(rows, key=lambda p: p.index)],
+            "sessions": sessions, "result": None if summary is None else summary.to_json()}
+    write_atomic(path, json.dumps(data, indent=1) + "\n", "yardstick file")
+
+
+def load_yardstick(path: str) -> SavedYardstick:
+    """Read a file of ``save=`` (``solve c2c yardstick --save``);
+    SolversError, naming the file and the field, for anything that is not
+    one."""
+    from ...files import read_file
+
+    def bad(why: str) -> SolversError:
+        return SolversError(f"{path}: not a yardstick file: {why}")
+
+    raw = read_file(path, "yardstick file", limit=16 * 1024 * 1024)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise bad(f"not JSON ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f"it has no \"format\": \"{FORMAT}\"")
+    if data.get("version") != VERSION:
+        raise bad(f"version {data.get('version')!r}; this library reads {VERSION}")
+
+    def whole(key: str, low: int, high: int, optional: bool = False) -> Any:
+        x = data.get(key)
+        if optional and x is None:
+            return None
+        if isinstance(x, bool) or not isinstance(x, int) or not low <= x <= high:
+            raise bad(f"\"{key}\" should be a whole number {low} to {high}")
+        return x
+
+    def text(key: str, optional: bool = False) -> Any:
+        x = data.get(key)
+        if (x is None and optional) or (isinstance(x, str) and x):
+            return x
+        raise bad(f"\"{key}\" should be text")
+
+    round_ = whole("round", 3, 4)
+    three = round_ == 3
+    settings = Settings(round_, text("player"), text("challenge", optional=True),
+                        whole("seed", 0, MAX_SEED - 1), text("map"),
+                        whole("hands", 1, 10_000, not three), whole("candidates", 1, 10_000, not three),
+                        text("values", optional=not three))
+    if not three and (settings.hands, settings.candidates, settings.values) != (None, None, None):
+        raise bad("\"hands\", \"candidates\" and \"values\" belong to round 3")
+    positions = whole("positions", 1, 100_000)
+    rows, sessions = data.get("rows"), data.get("sessions", [])
+    if not isinstance(rows, list):
+        raise bad("\"rows\" should be a list of positions")
+    if not isinstance(sessions, list) or not all(isinstance(x, dict) for x in sessions):
+        raise bad("\"sessions\" should be a list of objects")
+    names = [f.name for f in fields(Position)]
+    found: list[Position] = []
+    seen: set[int] = set()
+    for n, r in enumerate(rows):
+        at = f"position {n} of \"rows\""
+        if not isinstance(r, dict) or sorted(r) != sorted(names):
+            raise bad(f"{at} should be an object of {', '.join(names)}")
+        index, ends = r["index"], r["ends"]
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in (index, ends)) \
+                or not 0 <= index < positions or ends < 1:
+            raise bad(f"{at}: \"index\" should be 0 to {positions - 1}, \"ends\" at least 1")
+        if index in seen:
+            raise bad(f"{at}: position {index} is listed twice")
+        values = [r[k] for k in ("best_win", "best_points", "win", "points")]
+        if any(isinstance(x, bool) or not isinstance(x, (int, float)) or x != x
+               or abs(x) > 1e6 for x in values):
+            raise bad(f"{at}: the values should be numbers")
+        seen.add(index)
+        found.append(Position(index, ends, *(float(x) for x in values)))
+    return SavedYardstick(str(path), settings, positions, found, list(sessions))
 
 
 def _summary(m: CoastMap, cid: int | None, agent_spec: str, found: list[Position]) -> Yardstick:
@@ -287,5 +487,6 @@ def _summary(m: CoastMap, cid: int | None, agent_spec: str, found: list[Position
                      sum(p.best_win for p in rows) / len(rows), tuple(rows))
 
 
-__all__ = ["Position", "RoundThreeJob", "Yardstick", "YardstickJob", "best_next_round",
-           "hand_seed", "played_to", "round_three_yardstick", "yardstick"]
+__all__ = ["Position", "RoundThreeJob", "SavedYardstick", "Settings", "Yardstick", "YardstickJob",
+           "best_next_round", "hand_seed", "load_yardstick", "map_fingerprint", "played_to",
+           "round_three_yardstick", "save_yardstick", "yardstick"]
