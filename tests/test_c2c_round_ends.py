@@ -186,6 +186,38 @@ def test_last_round_value_is_the_mean_over_every_hand(challenge, seed):
     assert other != (win, mean)
 
 
+def test_a_sheet_whose_challenge_is_out_of_reach_is_worth_nothing():
+    """The last round circles three locations at most and never circles a
+    crossed-off one: a sheet missing four required locations, or with one
+    crossed off, cannot complete the challenge whatever the hand, and a
+    lost challenge scores nothing. The control: the same position missing
+    three (the brute-force test above) is worth a win in most hands."""
+    game = solvers.load_game("c2c", challenge="Wrigley Field")
+    state = _before_last_round(game, 0)
+    required = game.map.required_mask(game.challenge)
+    sheet = state.sheets[0]
+    circled, crossed, exact = _mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact)
+    assert bin(required & ~circled).count("1") == 3 and not required & crossed
+    win, points = state.last_round_value(None)
+    assert win > 0.5 and points > 40
+    have = [i for i in range(32) if required & circled >> i & 1]
+    lost_one = 1 << have[-1]
+    # one more required location missing (uncircled): four to circle in three
+    assert state.last_round_value((circled & ~lost_one, crossed, exact & ~lost_one)) == (0.0, 0.0)
+    # a required location crossed off
+    assert state.last_round_value((circled & ~lost_one, crossed | lost_one,
+                                   exact & ~lost_one)) == (0.0, 0.0)
+    # without the challenge the same sheets are worth points
+    free = solvers.load_game("c2c").new_initial_state(seed=0)
+    assert free.last_round_value((circled & ~lost_one, crossed | lost_one, exact & ~lost_one),
+                                 unseen=_unseen_mask(state))[1] > 40
+
+
+def _unseen_mask(state):
+    """The cards a solo player has not seen, at a chance node, as a mask."""
+    return _mask(a if isinstance(a, int) else a[0] for a in state.chance_outcomes())
+
+
 def test_end_values_in_the_last_two_rounds():
     game = solvers.load_game("c2c")
     four = next(_every_decision(game, 7, rounds=[4]))

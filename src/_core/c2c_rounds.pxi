@@ -385,7 +385,8 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
     from above, and equals it when the card crossed off is neither circled
     on the sheet nor among the circles of that best end (the end is still
     reachable). The values of the three cards on the sheet are shared by
-    the nine hands that hold them."""
+    the nine hands that hold them. A sheet whose challenge is already out
+    of reach is worth nothing without a hand dealt."""
     cdef int8_t deck[32]
     cdef int n = 0, a, b, c, d, x, i, j
     cdef int8_t hand[4]
@@ -404,6 +405,13 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
     if n < 4:
         win[0] = 1.0 if s.circled & required == required else 0.0
         score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
+        return
+    if required & s.crossed or c2c_popcount(required & ~s.circled) > 3:
+        # The challenge is lost whatever comes: a crossed-off location is
+        # never circled again, and the last round circles three at most.
+        # Every hand would score nothing; say so without dealing them.
+        win[0] = 0.0
+        score[0] = 0.0
         return
     memo_next(M)
     room = room_of(P, s.circled, s.crossed)
