@@ -24,7 +24,11 @@ lower bound, in expectation, on the loss against the best online play of
 the last three rounds. The issue set no target there. Every player and
 challenge only when ``SOLVERS_C2C_YARDSTICK3_POSITIONS`` is set; else the
 reports' player without a challenge, and in quick mode one position, one
-hand a half, two candidates.
+hand a half, two candidates. With ``SOLVERS_C2C_YARDSTICK3_SAVE`` naming a
+folder, each case keeps its positions there as they finish
+(``yardstick3-<challenge>-<player>.json``, the files of ``solve c2c
+yardstick --save``) and a later run resumes them, so the hours the
+challenges cost may be spread over several sittings.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import pytest
 from solvers.benchtrack import headline, table_rows
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.online import REPORT_ONLINE, strong_online
-from solvers.games.c2c.yardstick import EPS, round_three_yardstick, yardstick
+from solvers.games.c2c.yardstick import EPS, load_yardstick, round_three_yardstick, yardstick
 from solvers.parallel import default_workers
 
 TARGET_POINTS = 0.2
@@ -117,9 +121,18 @@ def bench_three_round_loss(benchmark, challenge, setting):
     spec = "mcts:iterations=30" if quick else THREE_ROUND_PLAYERS[setting](challenge is not None)
     workers = 1 if quick else default_workers()
 
+    save = resume = None
+    folder = os.environ.get("SOLVERS_C2C_YARDSTICK3_SAVE")
+    if folder and not quick:
+        os.makedirs(folder, exist_ok=True)
+        case = (challenge or "none").lower().replace(" ", "-")
+        save = os.path.join(folder, f"yardstick3-{case}-{setting}.json")
+        resume = load_yardstick(save) if os.path.exists(save) else None
+
     def run():
         return round_three_yardstick(load_map(), challenge, spec, positions, seed=0, hands=hands,
-                                     candidates=candidates, workers=workers)
+                                     candidates=candidates, workers=workers, save=save,
+                                     resume=resume)
 
     y = benchmark.pedantic(run, rounds=1, iterations=1)
     assert y.positions == positions and 0 <= y.optimal <= positions
