@@ -144,3 +144,10 @@ def test_round_three_and_round_four_files_do_not_mix(tmp_path):
         yardstick(MAP, None, "random", 1, seed=3, resume=saved)
     with pytest.raises(SolversError, match="--hands 1, not 2"):
         round_three_yardstick(MAP, None, "random", 1, seed=3, hands=2, candidates=1, resume=saved)
+
+
+def test_a_seed_out_of_range_is_refused_before_any_work(tmp_path):
+    path = tmp_path / "y.json"
+    with pytest.raises(SolversError, match="seed should be a whole number"):
+        yardstick(MAP, None, WEAK, 1, seed=-1, save=str(path))
+    assert not path.exists()

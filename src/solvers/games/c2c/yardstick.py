@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ...errors import SolversError
-from ...limits import MAX_SEED
+from ...limits import MAX_SEED, check_seed
 from ...stats import mean_interval
 from .data import CoastMap
 
@@ -291,6 +291,7 @@ def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
     from ...parallel import run_jobs
     from .deal import shuffle_deals
 
+    check_seed("seed", settings.seed)
     kept: dict[int, Position] = {}
     sessions: list[dict[str, Any]] = []
     if resume is not None:
