@@ -28,6 +28,7 @@ from .common import (
     plural,
     print_json,
     progress,
+    save_resume_options,
     save_target,
     seconds_type,
     start_backend,
@@ -438,15 +439,12 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 @backend_options
 @click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Another player sheet (map) in the JSON schema of the built-in one.")
-@click.option("--save", "save_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Save the positions measured and the result to FILE (JSON) as they finish, "
-                   "so that a long run survives an interruption; an existing FILE is refused "
-                   "unless it is the --resume file.")
-@click.option("--resume", "resume_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Read a saved yardstick and measure only the positions it lacks (the rest "
-                   "of an interrupted run, or more with --positions); its player, challenge, "
-                   "round, seed and sampling are kept. Saved back to FILE unless --save "
-                   "names another.")
+@save_resume_options(
+    "Save the positions measured and the result to FILE (JSON) as they finish, so that a long "
+    "run survives an interruption; an existing FILE is refused unless it is the --resume file.",
+    "Read a saved yardstick and measure only the positions it lacks (the rest of an "
+    "interrupted run, or more with --positions); its player, challenge, round, seed and "
+    "sampling are kept. Saved back to FILE unless --save names another.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def yardstick_cmd(player_spec: str, challenge: str | None, positions: int, from_round: int,
                   hands: int, candidates: int, values_file: str, seed: int,

@@ -37,6 +37,18 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "(pip install 'solvers[ray]').")(command)
 
 
+def save_resume_options(save_help: str, resume_help: str) -> Callable[..., Any]:
+    """``--save FILE`` and ``--resume FILE`` (the parameters ``save_file``
+    and ``resume_file``; :func:`save_target` decides where the results go),
+    for the commands whose long runs are saved as they go."""
+    def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        for name, text in (("resume", resume_help), ("save", save_help)):
+            command = click.option(f"--{name}", f"{name}_file", metavar="FILE",
+                                   type=click.Path(dir_okay=False), help=text)(command)
+        return command
+    return add
+
+
 class NoCommand(click.UsageError):
     """A command run with nothing to do: its help, shown on stderr by
     ``solve``, which exits with status 2 as for any usage error."""

@@ -22,6 +22,7 @@ from .common import (
     plural,
     print_json,
     progress,
+    save_resume_options,
     save_target,
     start_backend,
 )
@@ -71,12 +72,11 @@ def _times(text: str | None) -> list[float]:
 @backend_options
 @click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. challenge=\"The Alamo\" for c2c; repeat for more.")
-@click.option("--save", "save_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Save the games played and the table to FILE as they finish (JSON); "
-                   "an existing FILE is refused unless it is the --resume file.")
-@click.option("--resume", "resume_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Read a saved ladder and play only the games it lacks (new players, more "
-                   "games); saved back to FILE unless --save names another.")
+@save_resume_options(
+    "Save the games played and the table to FILE as they finish (JSON); an existing FILE is "
+    "refused unless it is the --resume file.",
+    "Read a saved ladder and play only the games it lacks (new players, more games); saved "
+    "back to FILE unless --save names another.")
 @click.option("--prior", type=click.FloatRange(0, 1000), default=1.0, show_default=True,
               help="Drawn virtual games added to each pairing (keeps a clean sweep finite).")
 @click.option("--bootstrap", "bootstraps", type=click.IntRange(0, 100_000), default=1000,

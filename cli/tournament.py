@@ -22,6 +22,7 @@ from .common import (
     plural,
     print_json,
     progress,
+    save_resume_options,
     save_target,
     start_backend,
 )
@@ -58,14 +59,13 @@ from .common import (
                    "the JSON schema of the built-in one): short for --option NAME=FILE with "
                    "the game's file option (map, cards, board).")
 @click.option("--map", "map_file", hidden=True, type=click.Path(dir_okay=False))
-@click.option("--save", "save_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Save the games played and the results to FILE as they finish (JSON), so "
-                   "that a long match survives an interruption; an existing FILE is refused "
-                   "unless it is the --resume file.")
-@click.option("--resume", "resume_file", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Read a saved tournament and play only the games it lacks (the rest of an "
-                   "interrupted run, or more games with --games); its agents, seats, seed and "
-                   "game options are kept. Saved back to FILE unless --save names another.")
+@save_resume_options(
+    "Save the games played and the results to FILE as they finish (JSON), so that a long "
+    "match survives an interruption; an existing FILE is refused unless it is the --resume "
+    "file.",
+    "Read a saved tournament and play only the games it lacks (the rest of an interrupted "
+    "run, or more games with --games); its agents, seats, seed and game options are kept. "
+    "Saved back to FILE unless --save names another.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(game_name: str, agent_list: str | None, agent_each: tuple[str, ...],
                games: int | None, players: int | None, seed: int | None, workers: int | None,

@@ -508,7 +508,7 @@ class Ladder:
         when interrupted). The number of games played."""
         from dataclasses import replace
 
-        from .parallel import default_workers, run_jobs
+        from .parallel import default_workers, run_jobs_saving
         from .search.mcts import thread_allowance
 
         todo = self.missing()
@@ -524,26 +524,25 @@ class Ladder:
         share = 1 if backend == "ray" else max(1, thread_allowance() // side_by_side)
         jobs = [replace(t.job, index=i, threads=share) for i, t in enumerate(todo)]
         start = _time.perf_counter()
-        last = _time.monotonic()
         done = 0
-        try:
-            for i, (returns, scores, moves, think) in run_jobs(
-                    play_ladder_game, jobs, workers=workers, backend=backend, address=address):
-                t = todo[i]
-                seats = tuple(t.job.specs[a] for a in t.job.seating)
-                rec = Played(t.players, t.index, seats, returns, scores, moves, think)
-                self.results[rec.key] = rec
-                done += 1
-                self.played += 1
-                if progress is not None:
-                    progress(1)
-                if save is not None and _time.monotonic() - last >= save_every:
-                    self.save(save)
-                    last = _time.monotonic()
-        finally:
+
+        def keep(i: int, result: tuple) -> None:
+            nonlocal done
+            returns, scores, moves, think = result
+            t = todo[i]
+            seats = tuple(t.job.specs[a] for a in t.job.seating)
+            rec = Played(t.players, t.index, seats, returns, scores, moves, think)
+            self.results[rec.key] = rec
+            done += 1
+            self.played += 1
+
+        def write() -> None:
             self.seconds = _time.perf_counter() - start
             if save is not None and done:
                 self.save(save)
+
+        run_jobs_saving(play_ladder_game, jobs, keep, write, every=save_every, progress=progress,
+                        workers=workers, backend=backend, address=address)
         return done
 
     # -------------------------------------------------------- the table

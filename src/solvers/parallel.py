@@ -129,6 +129,34 @@ def run_jobs(job: Callable[[T], R], items: Iterable[T], *, workers: int | None =
         yield index, result
 
 
+def run_jobs_saving(job: Callable[[T], R], items: Iterable[T], keep: Callable[[int, R], None],
+                    write: Callable[[], None] | None, *, every: float = 2.0,
+                    progress: Callable[[int], None] | None = None, **kwargs: Any) -> None:
+    """:func:`run_jobs` for a long run saved as it goes: each result is
+    handed to ``keep(index, result)`` as it arrives, then ``progress(1)``;
+    ``write()`` (the caller's save of what it kept) runs at most every
+    ``every`` seconds and once more when the loop ends, however it ends (a
+    job's error, Ctrl-C, SIGTERM turned into an exception), so a saved
+    file never lacks a result that arrived.
+
+        >>> kept = {}
+        >>> run_jobs_saving(abs, [-1, 2], kept.__setitem__, lambda: print(sorted(kept)))
+        [0, 1]
+    """
+    last = time.monotonic()
+    try:
+        for index, result in run_jobs(job, items, **kwargs):
+            keep(index, result)
+            if progress is not None:
+                progress(1)
+            if write is not None and time.monotonic() - last >= every:
+                write()
+                last = time.monotonic()
+    finally:
+        if write is not None:
+            write()
+
+
 def map_jobs(job: Callable[[T], R], items: Iterable[T], **kwargs: Any) -> list[R]:
     """The results of :func:`run_jobs` in the items' order.
 

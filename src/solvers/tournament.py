@@ -401,7 +401,7 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
     todo = [replace(job, threads=share) for job in todo]
     start = _time.perf_counter()
     records = list(kept.values())
-    from .parallel import run_jobs
+    from .parallel import run_jobs_saving
 
     def write() -> None:
         assert save is not None
@@ -416,18 +416,9 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
         _write_file(save, name, players, dict(options), seed, specs, games, jobs, records, runs,
                     result)
 
-    last = _time.monotonic()
-    try:
-        for _, rec in run_jobs(play_game, todo, workers=workers, backend=backend, address=address):
-            records.append(rec)
-            if progress is not None:
-                progress(1)
-            if save is not None and _time.monotonic() - last >= 2.0:
-                write()
-                last = _time.monotonic()
-    finally:
-        if save is not None:
-            write()
+    run_jobs_saving(play_game, todo, lambda _, rec: records.append(rec),
+                    None if save is None else write, progress=progress, workers=workers,
+                    backend=backend, address=address)
     records.sort(key=lambda r: r.index)
     return summarise(name, players, games, seed, specs, records, _time.perf_counter() - start)
 

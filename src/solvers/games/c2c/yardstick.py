@@ -41,7 +41,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -288,7 +287,7 @@ def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
              backend: str, address: str | None, progress: Callable[[int], None] | None,
              save: str | None, resume: SavedYardstick | None) -> Yardstick:
     """Measure the positions ``resume`` lacks, saving as they finish."""
-    from ...parallel import run_jobs
+    from ...parallel import run_jobs_saving
     from .deal import shuffle_deals
 
     check_seed("seed", settings.seed)
@@ -319,18 +318,8 @@ def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
         save_yardstick(save, settings, positions, found, runs,
                        _summary(m, cid, settings.player, found) if found else None)
 
-    last = time.monotonic()
-    try:
-        for _, p in run_jobs(job, items, workers=workers, backend=backend, address=address):
-            found.append(p)
-            if progress is not None:
-                progress(1)
-            if save is not None and time.monotonic() - last >= 2.0:
-                write()
-                last = time.monotonic()
-    finally:
-        if save is not None:
-            write()
+    run_jobs_saving(job, items, lambda _, p: found.append(p), None if save is None else write,
+                    progress=progress, workers=workers, backend=backend, address=address)
     return _summary(m, cid, settings.player, found)
 
 
