@@ -132,6 +132,29 @@ def run_stamp() -> dict[str, Any]:
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+class RunLog:
+    """The runs that made a saved file (a tournament, a ladder, a
+    yardstick): the file's earlier ones, then this one, stamped
+    (:func:`run_stamp`) when it first adds something.
+
+        >>> log = RunLog([{"commit": None, "games": 3}])
+        >>> len(log.runs("games", 0)), log.runs("games", 2)[-1]["games"]
+        (1, 2)
+    """
+
+    def __init__(self, earlier: list[dict[str, Any]] | None = None):
+        self.earlier = list(earlier or [])
+        self.stamp: dict[str, Any] | None = None
+
+    def runs(self, what: str, count: int) -> list[dict[str, Any]]:
+        """The earlier runs, and this one with ``{what: count}`` if ``count``."""
+        if not count:
+            return list(self.earlier)
+        if self.stamp is None:
+            self.stamp = run_stamp()
+        return self.earlier + [dict(self.stamp, **{what: count})]
+
+
 def make_run(entries: list[dict[str, Any]], mode: str, commit: dict[str, Any] | None = None,
              when: datetime | None = None) -> dict[str, Any]:
     """A run in pytest-benchmark's saved shape from ``entries`` (each

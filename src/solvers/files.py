@@ -20,6 +20,7 @@ disk never leaves half a file and never destroys the old one.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -105,6 +106,27 @@ def read_file(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes
     if got > limit:
         raise _too_large(what, source, limit)
     return b"".join(chunks)
+
+
+def read_saved_json(path: str | Path, what: str, format: str, version: int,
+                    limit: int = MAX_FILE_BYTES) -> dict[str, Any]:
+    """The JSON object of a file the library saved (``what``: "tournament
+    file") whose ``"format"`` is ``format`` and ``"version"`` is
+    ``version``; SolversError "PATH: not a WHAT: why" otherwise, as
+    :func:`read_file` for a file it cannot read."""
+    def bad(why: str) -> SolversError:
+        return SolversError(f"{path}: not a {what}: {why}")
+
+    raw = read_file(path, what, limit=limit)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise bad(f"not JSON ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != format:
+        raise bad(f"it has no \"format\": \"{format}\"")
+    if data.get("version") != version:
+        raise bad(f"version {data.get('version')!r}; this library reads {version}")
+    return data
 
 
 def read_stream(stream: IO[Any], what: str, source: str = "stdin",
@@ -233,4 +255,4 @@ def _umask() -> int:
     return mask
 
 
-__all__ = ["MAX_FILE_BYTES", "read_file", "read_stream", "check_output_path", "write_atomic"]
+__all__ = ["MAX_FILE_BYTES", "read_file", "read_saved_json", "read_stream", "check_output_path", "write_atomic"]

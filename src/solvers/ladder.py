@@ -67,7 +67,7 @@ import time as _time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -85,6 +85,9 @@ from .tournament import (
     sessions_text,
     split_agent_list,
 )
+
+if TYPE_CHECKING:
+    from .benchtrack import RunLog
 
 FORMAT = "solvers-ladder"
 VERSION = 1
@@ -448,7 +451,7 @@ class Ladder:
         #: who played the file's games: one entry per run that added games
         #: ({"commit", "dirty", "version", "date", "games"}); older files have none
         self.sessions: list[dict[str, Any]] = list(saved.get("sessions") or []) if saved else []
-        self._session: dict[str, Any] | None = None
+        self._log: RunLog | None = None
 
     # -------------------------------------------------------- the plan
     @property
@@ -676,13 +679,11 @@ class Ladder:
         """The runs that played this ladder's games: the file's, then this
         one if it played any (its commit, from the source checkout the
         library runs from; ``None`` for an installed copy)."""
-        if not self.played:
-            return list(self.sessions)
-        if self._session is None:
-            from .benchtrack import run_stamp
+        if self._log is None:
+            from .benchtrack import RunLog
 
-            self._session = run_stamp()
-        return list(self.sessions) + [dict(self._session, games=self.played)]
+            self._log = RunLog(self.sessions)
+        return self._log.runs("games", self.played)
 
     def save(self, path: str | Path, table: LadderTable | None = None) -> str:
         """Write the ladder to ``path`` at once (a temporary file renamed)."""

@@ -387,8 +387,9 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
         except (TypeError, ValueError):
             raise SolversError("a saved tournament's game options must be plain values (text, "
                                "numbers)") from None
-    sessions = list(resume.sessions) if resume is not None else []
-    stamp: dict[str, Any] = {}
+    from .benchtrack import RunLog
+
+    log = RunLog(resume.sessions if resume is not None else None)
     # Games side by side share the cores: never more search threads than cores.
     from dataclasses import replace
 
@@ -405,12 +406,7 @@ def run_tournament(game: str, agents: Iterable[str], games: int, *, players: int
 
     def write() -> None:
         assert save is not None
-        if not stamp:
-            from .benchtrack import run_stamp
-
-            stamp.update(run_stamp())
-        played = len(records) - len(kept)
-        runs = sessions + ([dict(stamp, games=played)] if played else [])
+        runs = log.runs("games", len(records) - len(kept))
         result = summarise(name, players, games, seed, specs, sorted(records, key=lambda r: r.index),
                            _time.perf_counter() - start)
         _write_file(save, name, players, dict(options), seed, specs, games, jobs, records, runs,
@@ -521,23 +517,14 @@ def load_tournament(path: str | Path) -> SavedTournament:
     --save``); SolversError, naming the file and the field, for anything
     that is not one."""
     from . import canonical_game_name
-    from .files import read_file
+    from .files import read_saved_json
 
     where = str(path)
 
     def bad(why: str) -> SolversError:
         return SolversError(f"{where}: not a tournament file: {why}")
 
-    raw = read_file(path, "tournament file", limit=64 * 1024 * 1024)
-    data: Any
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise bad(f"not JSON ({e})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"it has no \"format\": \"{FORMAT}\"")
-    if data.get("version") != VERSION:
-        raise bad(f"version {data.get('version')!r}; this library reads {VERSION}")
+    data = read_saved_json(path, "tournament file", FORMAT, VERSION, limit=64 * 1024 * 1024)
     game, players, options, seed = (data.get(k) for k in ("game", "players", "options", "seed"))
     specs, games, rows, sessions = (data.get(k) for k in ("agents", "games", "records", "sessions"))
     if not isinstance(game, str):

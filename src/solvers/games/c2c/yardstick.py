@@ -291,12 +291,14 @@ def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
     from .deal import shuffle_deals
 
     check_seed("seed", settings.seed)
+    from ...benchtrack import RunLog
+
     kept: dict[int, Position] = {}
-    sessions: list[dict[str, Any]] = []
+    log = RunLog()
     if resume is not None:
         resume.check(settings, positions)
         kept = {p.index: p for p in resume.rows}
-        sessions = list(resume.sessions)
+        log = RunLog(resume.sessions)
     if save is not None:
         from ...files import check_output_path
 
@@ -305,16 +307,10 @@ def _measure(job: Callable[[tuple[int, list[int], int]], Position], m: CoastMap,
     deals = shuffle_deals(m, cid, positions, seed)
     items = [(i, deal, (seed + i) % MAX_SEED) for i, deal in enumerate(deals) if i not in kept]
     found = list(kept.values())
-    stamp: dict[str, Any] = {}
 
     def write() -> None:
         assert save is not None
-        if not stamp:
-            from ...benchtrack import run_stamp
-
-            stamp.update(run_stamp())
-        measured = len(found) - len(kept)
-        runs = sessions + ([dict(stamp, positions=measured)] if measured else [])
+        runs = log.runs("positions", len(found) - len(kept))
         save_yardstick(save, settings, positions, found, runs,
                        _summary(m, cid, settings.player, found) if found else None)
 
@@ -402,20 +398,12 @@ def load_yardstick(path: str) -> SavedYardstick:
     """Read a file of ``save=`` (``solve c2c yardstick --save``);
     SolversError, naming the file and the field, for anything that is not
     one."""
-    from ...files import read_file
+    from ...files import read_saved_json
 
     def bad(why: str) -> SolversError:
         return SolversError(f"{path}: not a yardstick file: {why}")
 
-    raw = read_file(path, "yardstick file", limit=16 * 1024 * 1024)
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise bad(f"not JSON ({e})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"it has no \"format\": \"{FORMAT}\"")
-    if data.get("version") != VERSION:
-        raise bad(f"version {data.get('version')!r}; this library reads {VERSION}")
+    data = read_saved_json(path, "yardstick file", FORMAT, VERSION, limit=16 * 1024 * 1024)
 
     def whole(key: str, low: int, high: int, optional: bool = False) -> Any:
         x = data.get(key)
