@@ -85,6 +85,28 @@ def test_gate_fails_only_past_the_tolerance():
         benchtrack.gate(make([entry("bench_a::speed", 74.0)], "f" * 40, mode="full"), base)
 
 
+def test_gate_passes_a_value_the_baselines_own_runs_gave():
+    """A figure whose runs spread wider than the largest tolerance (13 to 29
+    around 15, capped at 80%: at most 27) passes anything up to its runs'
+    worst, 29, and fails past it; a tight figure keeps its tolerance."""
+    base = {"schema": benchtrack.BASELINE_SCHEMA, "mode": "quick", "figures": {
+        "bench_w::click": {"ratio": 15.0, "tolerance": 0.8, "better": "lower",
+                           "spread": [13.0, 29.0]},
+        "bench_w::rate": {"ratio": 10.0, "tolerance": 0.8, "better": "higher",
+                          "spread": [1.0, 20.0]},
+        "bench_w::tight": {"ratio": 10.0, "tolerance": 0.25, "better": "higher",
+                           "spread": [9.5, 10.5]}}}
+    ok = make([entry("bench_w::click", 28.5, "lower"), entry("bench_w::rate", 1.5),
+               entry("bench_w::tight", 7.6)], "a" * 40)
+    assert benchtrack.gate(ok, base) == []
+    bad = make([entry("bench_w::click", 29.5, "lower"), entry("bench_w::rate", 0.9),
+                entry("bench_w::tight", 7.4)], "b" * 40)
+    lines = benchtrack.gate(bad, base)
+    assert [line.split(":")[0] + "::" + line.split("::")[1].split(":")[0] for line in lines] == \
+        ["bench_w::click", "bench_w::rate", "bench_w::tight"]
+    assert "at most 29" in lines[0] and "at least 1" in lines[1] and "at least 7.5" in lines[2]
+
+
 def test_baseline_takes_the_median_and_a_tolerance_from_the_spread():
     runs = [make([entry("bench_a::speed", r)], f"{i}" * 40) for i, r in enumerate((10.0, 12.0, 11.0))]
     base = benchtrack.make_baseline(runs)
