@@ -104,11 +104,20 @@ class Terminal:
         os.write(self.fd, b"\x04")
 
     def wait(self, timeout: float = 60) -> int:
+        """The exit status; a process still running at the deadline is
+        killed and the test fails showing the screen's end."""
         deadline = time.monotonic() + timeout
         while self._read(deadline):
             pass
-        code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        os.close(self.fd)
+        try:
+            code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"still running after {timeout:g} s; the screen ends:\n"
+                                 f"{self.text[-3000:]}") from None
+        finally:
+            os.close(self.fd)
         return code
 
 
