@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ...errors import SolversError
-from ...limits import MAX_SEED, check_seed
+from ...limits import MAX_SEED, check_seed, check_whole
 from ...stats import mean_interval
 from .data import CoastMap
 
@@ -148,7 +148,7 @@ def yardstick(m: CoastMap, challenge: str | int | None, agent_spec: str, positio
 
     cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
     check_agent_spec(m, cid, agent_spec)
-    _check_whole("positions", positions)
+    check_whole("positions", positions)
     settings = Settings(4, agent_spec, _challenge_name(m, cid), seed, map_fingerprint(m))
     return _measure(YardstickJob(m, cid, agent_spec), m, cid, settings, positions, workers,
                     backend, address, progress, save, resume)
@@ -260,7 +260,7 @@ def round_three_yardstick(m: CoastMap, challenge: str | int | None, agent_spec: 
     cid = challenge_id(m, challenge) if isinstance(challenge, str) else challenge
     check_agent_spec(m, cid, agent_spec)
     for name, value in (("positions", positions), ("hands", hands), ("candidates", candidates)):
-        _check_whole(name, value)
+        check_whole(name, value)
     import solvers
 
     from ...agents.c2c_online import load_values
@@ -271,11 +271,6 @@ def round_three_yardstick(m: CoastMap, challenge: str | int | None, agent_spec: 
     job = RoundThreeJob(m, cid, agent_spec, hands, candidates, values)
     return _measure(job, m, cid, settings, positions, workers, backend, address, progress, save,
                     resume)
-
-
-def _check_whole(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SolversError(f"{name} should be a whole number >= 1, not {value!r}")
 
 
 def _challenge_name(m: CoastMap, cid: int | None) -> str | None:
