@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 import zipfile
 from collections.abc import Callable, Iterable
@@ -144,9 +145,18 @@ def sample_values(game: Any, boundary: int, positions: Iterable[tuple[int, Any]]
     (a random stream fixed by the position's seed and the boundary). More
     hands make a target less noisy at the cost of a round's ends a hand."""
     rows: list[tuple[int, int, int, int, float, float]] = []
+    required = game.map.required_mask(game.challenge) if game.challenge is not None else 0
+    features = SheetFeatures(game.map, required)
     for seed, s in positions:
         rng = random.Random(seed * 8 + boundary)
         ends = [e for e, _ in s.round_ends()]
+        if required:
+            # Lost sheets are worth (0, 0) by rule (SheetFeatures.lost): the
+            # samples go to the sheets still alive.
+            e = np.array(ends, dtype=np.uint32).reshape(-1, 3)
+            after_unseen = np.full(len(e), unseen_cards(s), np.uint32)
+            ends = [end for end, gone in zip(ends, features.lost(e[:, 0], e[:, 1], after_unseen),
+                                             strict=True) if not gone]
         for end in rng.sample(ends, min(ends_per_position, len(ends))):
             after = walk_to(s, end)
             unseen = unseen_cards(after)
@@ -193,10 +203,16 @@ class SheetFeatures:
         (True, [6])
     """
 
-    def __init__(self, m: Any, required: int = 0):
+    def __init__(self, m: Any, required: int = 0, version: int | None = None):
         self.m = m
         self.n = m.n
         self.required = int(required)
+        self.version = FEATURE_VERSION if version is None else int(version)
+        if self.version not in FEATURE_VERSIONS:
+            raise SolversError(f"no sheet features of version {self.version}")
+        # The cards never dealt in a solo game: the deck (less the challenge
+        # card) after the setup's 4 and the five rounds' 4 each.
+        self.never_dealt = m.n - (1 if self.required else 0) - 4 - 4 * LAST_ROUND
         self.nb = np.array(m.neighbours, dtype=np.uint32)
         self.matches = np.array(m.matches, dtype=np.uint32)
         self.highways = [m.highway_masks[h] for h in m.highways]
@@ -275,8 +291,92 @@ class SheetFeatures:
             cols.append(np.stack([_popcount(rq & ~circled) / 9.0, (crossed & rq) != 0,
                                   _popcount(rq & ~circled & ~d1) / 9.0], axis=1))
             cols.append(self.bits(rq & ~circled & full))
+            if self.version >= 2:
+                cols.append(self.challenge_odds(circled, unseen, d1, d2, d3))
         return np.hstack([c.astype(np.float32) for c in cols])
 
+    def lost(self, circled: np.ndarray, crossed: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+        """Which sheets can no longer complete the challenge, whatever the
+        cards still to come (all False without one): a demanded location
+        crossed off; more demanded locations still to circle than the
+        rounds left can circle (three a round); or one that no unseen card
+        can circle. Such a sheet is worth nothing (a lost challenge scores
+        0), which is known, not learned.
+
+            >>> from solvers.games.c2c.data import load_map
+            >>> m = load_map()
+            >>> f = SheetFeatures(m, required=m.required_mask(4))
+            >>> rq = m.required_mask(4)
+            >>> f.lost(*(np.array([v], np.uint32) for v in (rq, 0, 0xFFFF))).tolist()
+            [False]
+            >>> one = rq & -rq                  # the first demanded location
+            >>> f.lost(*(np.array([v], np.uint32) for v in (rq & ~one, one, 0xFFFF))).tolist()
+            [True]
+        """
+        circled, crossed, unseen = (np.asarray(a, dtype=np.uint32) for a in (circled, crossed, unseen))
+        if not self.required:
+            return np.zeros(len(circled), bool)
+        rq = np.uint32(self.required)
+        missing = rq & ~circled
+        draws = np.maximum(_popcount(unseen) - self.never_dealt, 0)
+        out = ((crossed & rq) != 0) | (_popcount(missing) > 3 * (draws // 4))
+        for j in range(self.n):
+            if self.required >> j & 1:
+                out |= (((missing >> np.uint32(j)) & 1) != 0) & ((unseen & self.matches[j]) == 0)
+        return out
+
+    def challenge_odds(self, circled: np.ndarray, unseen: np.ndarray, d1: np.ndarray,
+                       d2: np.ndarray, d3: np.ndarray) -> np.ndarray:
+        """Version 2's counts of a challenge's risks, each from the sheet
+        and the set of unseen cards (``[n, 8]``). With ``D`` the cards still
+        to be dealt and ``U`` those unseen: for each demanded location
+        still to circle, the chance that at least one of ``D`` cards drawn
+        from ``U`` can circle it (hypergeometric), their product and their
+        least; how many have no unseen card able to circle them; how many
+        are not one, two or three lines from the itinerary; the circles
+        the rounds left allow beyond the demanded ones; and the chance that
+        some round left deals four demanded locations (one of them must
+        then be crossed off: the challenge is lost).
+
+            >>> from solvers.games.c2c.data import load_map
+            >>> m = load_map()
+            >>> f = SheetFeatures(m, required=m.required_mask(4))
+            >>> odds = f.challenge_odds(*(np.array([v], np.uint32) for v in
+            ...                           (m.required_mask(4), 0xFFFF, 0, 0, 0)))
+            >>> odds[0, :3].tolist()            # nothing left to circle
+            [1.0, 1.0, 0.0]
+        """
+        n = len(circled)
+        rq = np.uint32(self.required)
+        missing = rq & ~circled
+        u = _popcount(unseen).astype(np.int64)
+        draws = np.maximum(u - self.never_dealt, 0)
+        rounds_left = draws // 4
+        total = _COMB[u, draws]
+        prod = np.ones(n)
+        least = np.ones(n)
+        hopeless = np.zeros(n)
+        for j in range(self.n):
+            if not self.required >> j & 1:
+                continue
+            open_j = ((missing >> np.uint32(j)) & 1).astype(bool)
+            takers = _popcount(unseen & self.matches[j]).astype(np.int64)
+            p = 1.0 - _COMB[u - takers, draws] / np.maximum(total, 1.0)
+            p = np.where(open_j, p, 1.0)
+            prod *= p
+            least = np.minimum(least, p)
+            hopeless += open_j & (takers == 0)
+        near1, near2, near3 = (_popcount(missing & ~d) for d in (d1, d1 | d2, d1 | d2 | d3))
+        slack = 3 * rounds_left - _popcount(missing)
+        demanded = _popcount(unseen & rq).astype(np.int64)   # cards showing a demanded location
+        four = _COMB[demanded, 4] / np.maximum(_COMB[u, 4], 1.0)
+        doomed = 1.0 - (1.0 - four) ** rounds_left
+        return np.stack([prod, least, hopeless / 4.0, near1 / 8.0, near2 / 8.0, near3 / 8.0,
+                         slack / 12.0, doomed], axis=1)
+
+
+#: Binomial coefficients C(a, b) for a, b up to 32, as floats (0 where b > a).
+_COMB = np.array([[float(math.comb(a, b)) for b in range(33)] for a in range(33)])
 
 _POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
@@ -380,7 +480,11 @@ def fit_net(x: np.ndarray, y: np.ndarray, *, seed: int, hidden: tuple[int, ...] 
 
 FORMAT = "solvers-c2c-values"
 SCHEMA = 1
-FEATURE_VERSION = 1
+#: The features training makes (2: version 1 and, with a challenge, the
+#: counts of :meth:`SheetFeatures.challenge_odds`); the versions a file
+#: may have been made with.
+FEATURE_VERSION = 2
+FEATURE_VERSIONS = (1, 2)
 #: The most a value file may unpack to.
 MAX_UNPACKED = 64 * 2**20
 
@@ -391,11 +495,11 @@ class SheetValues:
     and how they were made (``training``: command, seed, sizes, errors)."""
 
     def __init__(self, m: Any, challenge: int | None, nets: dict[int, ValueNet],
-                 training: dict[str, Any] | None = None):
+                 training: dict[str, Any] | None = None, feature_version: int | None = None):
         self.map = m
         self.challenge = challenge
         self.features = SheetFeatures(m, m.required_mask(challenge) if challenge is not None
-                                      else 0)
+                                      else 0, feature_version)
         self.nets = dict(nets)
         self.training = dict(training or {})
 
@@ -414,6 +518,9 @@ class SheetValues:
             out[:, 0] = 1.0
         else:
             np.clip(out[:, 0], 0.0, 1.0, out=out[:, 0])
+            if self.features.version >= 2:
+                # Known, not learned (version 2 is fitted to live sheets only).
+                out[self.features.lost(a[:, 0], a[:, 1], np.full(len(a), unseen, np.uint32))] = 0.0
         return out
 
     def of_round(self, state: Any, ends: list[tuple[int, int, int]]) -> list[tuple[float, float]]:
@@ -423,7 +530,7 @@ class SheetValues:
         return [(float(w), float(p)) for w, p in out]
 
     def save(self, path: Any) -> None:
-        meta = {"format": FORMAT, "schema": SCHEMA, "feature_version": FEATURE_VERSION,
+        meta = {"format": FORMAT, "schema": SCHEMA, "feature_version": self.features.version,
                 "features": self.features.count,
                 "challenge": None if self.challenge is None
                 else self.map.locations[self.challenge].name,
@@ -467,12 +574,12 @@ class SheetValues:
             raise SolversError(f"cannot read the value file {name}: {e}") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise SolversError(f"{name} is not a Coast to Coast value file")
-        if meta.get("schema") != SCHEMA or meta.get("feature_version") != FEATURE_VERSION:
+        if meta.get("schema") != SCHEMA or meta.get("feature_version") not in FEATURE_VERSIONS:
             raise SolversError(f"{name} is of another version (schema {meta.get('schema')}, "
                                f"features {meta.get('feature_version')}); retrain it with "
                                "solve train c2c")
         challenge = challenge_id(m, meta.get("challenge"))
-        values = cls(m, challenge, {}, meta.get("training"))
+        values = cls(m, challenge, {}, meta.get("training"), meta["feature_version"])
         for r in meta.get("boundaries", []):
             if r not in LEARNED:
                 raise SolversError(f"{name}: no learned value belongs after round {r}")

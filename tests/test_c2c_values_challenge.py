@@ -1,0 +1,205 @@
+"""The challenge side of the learned Coast to Coast values (feature version
+2): the rule that a sheet can no longer complete its challenge against the
+kernel's exact values, the hypergeometric odds against an enumeration of
+every draw, the training samples kept to sheets still alive, and files of
+feature version 1 still read and played as they were made."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+import solvers
+from solvers.games.c2c import values as V
+
+WRIGLEY = "Wrigley Field"
+
+
+def _mask(locations):
+    return sum(1 << int(i) for i in locations)
+
+
+def _decisions(game, round_, seeds):
+    """The first decision of ``round_`` (its four cards dealt) in random
+    games of ``seeds``."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.seeded_outcome())
+                continue
+            if s.round == round_:
+                out.append(s)
+                break
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.fixture(scope="module")
+def wrigley():
+    game = solvers.load_game("c2c", challenge=WRIGLEY)
+    m = game.map
+    return game, V.SheetFeatures(m, m.required_mask(game.challenge))
+
+
+def test_a_sheet_called_lost_is_worth_nothing_by_the_exact_values(wrigley):
+    """Every end of round 4 the rule calls lost is worth (0, 0) by the
+    kernel's exact last round (every hand of round 5); control: the rule
+    calls many ends lost, and many it leaves are worth something, so it
+    neither calls nothing lost nor everything."""
+    game, f = wrigley
+    lost_n = live_worth = 0
+    # played by the reports' search, so that many sheets are still alive
+    for _, s in V.sample_positions(game, "mcts:iterations=300", range(12), 4):
+        rows = s.end_values()
+        e = np.array([r[0] for r in rows], np.uint32)
+        lost = f.lost(e[:, 0], e[:, 1], np.full(len(e), V.unseen_cards(s), np.uint32))
+        worth = np.array([r[2] > 0 or r[3] > 0 for r in rows])
+        assert not (lost & worth).any()
+        lost_n += int(lost.sum())
+        live_worth += int((~lost & worth).sum())
+    assert lost_n > 100 and live_worth > 20
+
+
+def test_each_way_of_losing_is_seen_and_one_circle_short_is_not_lost(wrigley):
+    """The three clauses by hand after round 3 (two rounds, six circles
+    left): a demanded location crossed off; seven demanded locations to
+    circle; one no unseen card can circle. Six to circle with takers for
+    each is not lost."""
+    game, f = wrigley
+    m = game.map
+    rq = m.required_mask(game.challenge)
+    demanded = [i for i in range(m.n) if rq >> i & 1]
+    # after round 3: 15 unseen cards, 8 still to be dealt
+    unseen = _mask(sorted(random.Random(0).sample([c for c in range(m.n) if c != game.challenge],
+                                                  15)))
+    def lost(circled, crossed, u=unseen):
+        return bool(f.lost(*(np.array([v], np.uint32) for v in (circled, crossed, u)))[0])
+
+    six = rq & ~_mask(demanded[:6])
+    seven = rq & ~_mask(demanded[:7])
+    assert not lost(six, 0) and lost(seven, 0)
+    assert lost(rq & ~_mask(demanded[:1]), _mask(demanded[:1]))
+    assert lost(rq, _mask(demanded[:1]))                     # crossed after being circled
+    j = demanded[0]
+    others = [c for c in range(m.n) if c != game.challenge and not m.matches[c] >> j & 1]
+    no_taker = _mask(others[:15])
+    one_taker = _mask(others[:14]) | 1 << next(c for c in range(m.n) if c != game.challenge
+                                               and m.matches[c] >> j & 1)
+    assert lost(rq & ~(1 << j), 0, no_taker) and not lost(rq & ~(1 << j), 0, one_taker)
+
+
+def test_the_odds_of_a_demanded_location_match_every_draw_enumerated(wrigley):
+    """The chance that the cards still to be dealt hold one able to circle
+    a demanded location, against the count over every set of that many
+    cards drawn from the unseen ones (15 choose 8 after round 3); the
+    least and the product of those chances; the locations no card can
+    reach."""
+    game, f = wrigley
+    m = game.map
+    rq = m.required_mask(game.challenge)
+    checked = 0
+    for s in _decisions(game, 3, seeds=range(6)):
+        unseen = V.unseen_cards(s)
+        cards = [c for c in range(m.n) if unseen >> c & 1]
+        assert len(cards) == 15
+        draws = list(itertools.combinations(cards, 8))
+        sh = s.sheets[0]
+        circled = _mask(sh.circled)
+        missing = [j for j in range(m.n) if rq >> j & 1 and not circled >> j & 1]
+        chances = [sum(any(m.matches[c] >> j & 1 for c in d) for d in draws) / len(draws)
+                   for j in missing]
+        zero = np.zeros(1, np.uint32)
+        odds = f.challenge_odds(np.array([circled], np.uint32), np.array([unseen], np.uint32),
+                                zero, zero, zero)[0]
+        assert odds[0] == pytest.approx(np.prod(chances))
+        assert odds[1] == pytest.approx(min(chances, default=1.0))
+        assert odds[2] == pytest.approx(sum(c == 0 for c in chances) / 4)
+        checked += min(chances, default=1.0) < 1.0
+    assert checked >= 2     # control: some location was not sure to be reachable
+
+
+def test_training_samples_only_sheets_still_alive(wrigley):
+    """With a challenge every sampled end can still complete it; control:
+    those positions have lost ends too, and without a challenge the lost
+    rule keeps every end."""
+    game, f = wrigley
+    positions = list(V.sample_positions(game, "mcts:iterations=50", range(4), 2))
+    smp = V.sample_values(game, 2, positions, 30, _zero_value, hands=1)
+    assert len(smp) > 0
+    assert not f.lost(smp.circled, smp.crossed, smp.unseen).any()
+    lost_ends = 0
+    for _, s in positions:
+        e = np.array([end for end, _ in s.round_ends()], np.uint32)
+        lost_ends += int(f.lost(e[:, 0], e[:, 1], np.full(len(e), V.unseen_cards(s),
+                                                          np.uint32)).sum())
+    assert lost_ends > 0
+    plain = V.SheetFeatures(game.map)
+    assert not plain.lost(e[:, 0], e[:, 1], np.zeros(len(e), np.uint32)).any()
+
+
+def _zero_value(state, ends):
+    return [(0.5, 10.0)] * len(ends)
+
+
+def test_a_version_1_file_reads_and_values_as_it_was_made(tmp_path, wrigley):
+    """A value file of feature version 1 (337 features with a challenge)
+    loads with those features and no lost rule; version 2 adds the odds
+    and values a lost sheet at (0, 0)."""
+    game, f = wrigley
+    m = game.map
+    rng = np.random.default_rng(0)
+    nets = {}
+    for version in (1, 2):
+        count = V.SheetFeatures(m, m.required_mask(game.challenge), version).count
+        net = V.ValueNet.fresh(count, (4,), rng, np.zeros(count, np.float32),
+                               np.ones(count, np.float32))
+        net.layers[-1][1][...] = [0.5, 0.3]       # every sheet: 0.5 and 30 points
+        values = V.SheetValues(m, game.challenge, {r: net for r in V.LEARNED},
+                               feature_version=version)
+        path = tmp_path / f"v{version}.npz"
+        values.save(str(path))
+        nets[version] = V.SheetValues.load(str(path), m)
+    assert nets[1].features.count == 337 and nets[2].features.count == 337 + 8
+    rq = m.required_mask(game.challenge)
+    first = rq & -rq
+    lost_sheet = (rq & ~first, first, 0)
+    live_sheet = (rq, 0, 0)
+    unseen = (1 << m.n) - 1 & ~(1 << game.challenge) & ~rq & 0xFFFFFFFF
+    for version, expect in ((1, 0.5), (2, 0.0)):
+        out = nets[version].values(3, [lost_sheet, live_sheet], unseen)
+        assert out[0, 0] == pytest.approx(expect, abs=0.05)
+        assert out[1, 0] > 0.3           # control: the live sheet keeps its value
+
+
+def test_the_odds_after_the_setup_count_every_draw_of_twenty(wrigley):
+    """After the setup 27 cards are unseen and 20 still to be dealt (counts
+    past 2**63 on the way): each location's chance against the exact
+    fraction of the draws of 20 that miss all its takers."""
+    from fractions import Fraction
+    from math import comb
+
+    game, f = wrigley
+    m = game.map
+    rq = m.required_mask(game.challenge)
+    for s in _decisions(game, 0, seeds=range(3)):
+        unseen = V.unseen_cards(s)
+        u = bin(unseen).count("1")
+        assert (u, u - f.never_dealt) == (27, 20)
+        circled = _mask(s.sheets[0].circled)
+        chances = []
+        for j in range(m.n):
+            if rq >> j & 1 and not circled >> j & 1:
+                t = bin(unseen & m.matches[j]).count("1")
+                chances.append(float(1 - Fraction(comb(u - t, 20), comb(u, 20))))
+        zero = np.zeros(1, np.uint32)
+        odds = f.challenge_odds(np.array([circled], np.uint32), np.array([unseen], np.uint32),
+                                zero, zero, zero)[0]
+        assert odds[0] == pytest.approx(np.prod(chances), rel=1e-9, abs=1e-12)
+        assert odds[1] == pytest.approx(min(chances), rel=1e-9)
