@@ -246,6 +246,8 @@ def test_a_target_over_several_hands_is_the_mean_of_their_best_ends(tiny_values)
     ({"learned": 5}, "learned should be at most 4"),
     ({"learned": 2, "exact": 1}, "learned rounds need exact=2"),
     ({"learned": 1, "values": "/nonexistent/v.npz"}, "cannot read value file"),
+    ({"exact_hands": 4}, "needs learned=1"),
+    ({"learned": 1, "exact_hands": -1}, "exact_hands"),
 ])
 def test_bad_learned_options_are_one_error(options, needle):
     with pytest.raises(SolversError, match=needle):

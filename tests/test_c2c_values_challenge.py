@@ -178,6 +178,62 @@ def test_a_version_1_file_reads_and_values_as_it_was_made(tmp_path, wrigley):
         assert out[1, 0] > 0.3           # control: the live sheet keeps its value
 
 
+def test_the_round_3_look_ahead_takes_the_best_end_on_the_hands_it_drew(wrigley):
+    """``exact_hands``: at round 3's first decision the agent heads for the
+    end, among the ``keep`` best by the learned value, of the best mean
+    over its hands (drawn from its own seeded stream, the same for each
+    end) of the best round-4 end; found here by the reference walk over
+    the ends and a replay of the stream; later decisions of the round keep
+    to that end without drawing again."""
+    from solvers.agents.c2c_online import end_key
+    from solvers.games.c2c.review import round_ends as reference_round_ends
+    from solvers.rng import SplitMix64, seed_from
+
+    game, _ = wrigley
+    keep, hands = 3, 4
+    differs = checked = 0
+    # positions of the learned player itself: more of them still alive
+    for seed, s in V.sample_positions(game, "online:early=report,learned=4", range(3, 15), 3):
+        start = s.clone()
+        agent = solvers.load_agent("online", game, early="report", learned=1, seed=seed,
+                                   keep=keep, exact_hands=hands)
+        values = agent.values
+        ends = [tuple(_mask(part) for part in key) for key in reference_round_ends(s)]
+        learned = values.values(3, ends, V.unseen_cards(s))
+        order = sorted(range(len(ends)), key=lambda i: end_key(*learned[i], True), reverse=True)
+        top = [end_key(*learned[i], True) for i in order[:keep + 1]]
+        if len(set(top)) < len(top):
+            continue        # equal values at the top (lost ends): the order among them is free
+        checked += 1
+        stream = SplitMix64(seed_from(seed))
+        seeds = [stream.next() for _ in range(hands)]
+        means = {}
+        for i in order[:keep]:
+            after = V.walk_to(s, ends[i])
+            best = [max(((w, p) for _, _, w, p in V.deal_hand(after, random.Random(k)).end_values()),
+                        key=lambda wp: end_key(*wp, True)) for k in seeds]
+            means[ends[i]] = (np.mean([b[0] for b in best]), np.mean([b[1] for b in best]))
+        while not s.is_chance_node():
+            s.apply_action(agent.step(s))
+        sh = s.sheets[0]
+        chosen = (_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact))
+        assert chosen in means
+        assert means[chosen] == pytest.approx(max(means.values()))
+        differs += chosen != ends[order[0]]
+        assert agent.rng.next() == stream.next()      # no hands drawn after the first decision
+        # one end kept: the learned best, whatever the hands
+        one = solvers.load_agent("online", game, early="report", learned=1, seed=seed, keep=1,
+                                 exact_hands=2)
+        t = start.clone()
+        while not t.is_chance_node():
+            t.apply_action(one.step(t))
+        sh = t.sheets[0]
+        alone = (_mask(sh.circled), _mask(sh.crossed), _mask(sh.exact))
+        assert end_key(*learned[ends.index(alone)], True) == end_key(*learned[order[0]], True)
+    assert checked >= 3
+    assert differs >= 1    # control: the look ahead changed the learned choice somewhere
+
+
 def test_the_odds_after_the_setup_count_every_draw_of_twenty(wrigley):
     """After the setup 27 cards are unseen and 20 still to be dealt (counts
     past 2**63 on the way): each location's chance against the exact

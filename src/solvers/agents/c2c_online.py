@@ -61,7 +61,12 @@ class OnlineAgent(Agent):
     look one round further: the ``keep`` ends of the best learned value are
     each valued again by the mean, over ``hands`` hands of the next round
     drawn from the unseen cards, of the best next end under the next
-    round's learned value (0, the default: no look ahead).
+    round's learned value (0, the default: no look ahead);
+    ``exact_hands``: in round 3 (a learned round), the ``keep`` ends of the
+    best learned value are each valued again by the mean, over
+    ``exact_hands`` round-4 hands drawn from the unseen cards (the same
+    hands for every end), of the best round-4 end valued exactly; the end
+    so chosen is kept for the rest of the round (0, the default: none).
 
     ``value`` in :meth:`analyse` rows of the exact rounds: with a challenge
     the chance of completing it (``value_kind`` ``"chance"``), otherwise the
@@ -83,11 +88,12 @@ class OnlineAgent(Agent):
         True
     """
 
-    options = ("seed", "early", "exact", "learned", "values", "hands", "keep")
+    options = ("seed", "early", "exact", "learned", "values", "hands", "keep", "exact_hands")
     stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, early: str = "strong", exact: int = 2,
-                 learned: int = 0, values: str = "default", hands: int = 0, keep: int = 8):
+                 learned: int = 0, values: str = "default", hands: int = 0, keep: int = 8,
+                 exact_hands: int = 0):
         super().__init__(game, seed)
         if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
             raise SolversError("the online agent plays Coast to Coast on the kernel "
@@ -120,6 +126,12 @@ class OnlineAgent(Agent):
         self.values = load_values(game, values) if self.learned else None
         self.hands = check_whole("hands", hands, 0, 10_000)
         self.keep = check_whole("keep", keep, 1, 10_000)
+        self.exact_hands = check_whole("exact_hands", exact_hands, 0, 10_000)
+        if self.exact_hands and not self.learned:
+            raise SolversError("exact_hands looks ahead from a learned round 3: it needs "
+                               "learned=1 or more")
+        # The end the round-3 look ahead chose, for the round's later decisions.
+        self._plan: tuple[tuple[int, int], tuple[int, int, int]] | None = None
         self.early_spec = specs[early]
         kind, options = parse_agent_spec(self.early_spec)
         # The same seed: until the exact rounds this player plays exactly as
@@ -199,10 +211,45 @@ class OnlineAgent(Agent):
 
     def _best_learned_move(self, view: Any) -> int:
         ends = view.round_ends()
+        if self.exact_hands and view.round == EXACT_FROM - 1:
+            return self._planned_move(view, ends)
         ranked = self._learned_ends(view, ends)
         if self.hands and view.round < EXACT_FROM - 1:
             ranked = self._looked_ahead(view, ends, ranked)
         return int(max(ranked, key=lambda e: e[0])[1])
+
+    def _planned_move(self, view: Any, ends: list) -> int:
+        """Round 3 with ``exact_hands``: the move toward the end the look
+        ahead chose at the round's first decision (chosen now if this is
+        it, or if that end is no longer reachable)."""
+        import random
+
+        from ..games.c2c.values import deal_hand, unseen_cards, walk_to
+
+        key = (int(view.round), unseen_cards(view))
+        moves = dict(ends)
+        if self._plan is not None and self._plan[0] == key and self._plan[1] in moves:
+            return int(moves[self._plan[1]])
+        ranked = self._learned_ends(view, ends)
+        top = sorted(range(len(ends)), key=lambda i: ranked[i][0], reverse=True)[:self.keep]
+        # The same hands for every end: the ends are compared on equal luck.
+        seeds = [self.rng.next() for _ in range(self.exact_hands)]
+        best: tuple[tuple[float, float], int] | None = None
+        for i in top:
+            after = walk_to(view, ends[i][0])
+            total_w = total_p = 0.0
+            for seed in seeds:
+                dealt = deal_hand(after, random.Random(seed))
+                w, p = max(((w, p) for _, _, w, p in dealt.end_values()),
+                           key=lambda wp: end_key(wp[0], wp[1], self.challenge))
+                total_w += w
+                total_p += p
+            k = end_key(total_w / len(seeds), total_p / len(seeds), self.challenge)
+            if best is None or k > best[0]:
+                best = (k, i)
+        assert best is not None
+        self._plan = (key, ends[best[1]][0])
+        return int(ends[best[1]][1])
 
     def _looked_ahead(self, view: Any, ends: list, ranked: list) -> list:
         """The ``keep`` best ends, each valued by the mean best of the next
