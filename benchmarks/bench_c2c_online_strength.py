@@ -57,7 +57,8 @@ TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
            ("report", True): 0.85, ("report", False): 0.92,
            ("online", True): 0.85, ("online", False): 0.95,           # issue 32's
            ("online-report", True): 0.80, ("online-report", False): 0.93,
-           ("learned", True): 0.80, ("learned", False): 0.93, ("learned-3", False): 0.93}
+           ("learned", True): 0.80, ("learned", False): 0.93, ("learned-3", False): 0.93,
+           ("learned-look", True): 0.85}
 # The online player (solvers.agents.c2c_online): the strong or the reports'
 # player until round 4 (the same seeds, so each pair of rows is paired),
 # then the last two rounds exactly.
@@ -68,17 +69,21 @@ SPECS = {"strong": STRONG, "report": REPORT, "online": "online:early=strong",
          "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1"}
 CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT, "online": "online:early=strong",
                    "online-report": "online:early=report",
-                   "learned": "online:early=report,learned=4"}
+                   "learned": "online:early=report,learned=4",
+                   # round 3 looked ahead: 4 ends on 16 round-4 hands valued exactly
+                   "learned-look": "online:early=report,learned=4,exact_hands=16,keep=4"}
 # The quick runs (CI) check the bookkeeping only, with small searches.
 QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50",
                "online": "online:early=report,exact=1", "online-report": "online:early=report,exact=2",
-               "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1"}
+               "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1",
+               "learned-look": "online:early=report,learned=4,exact_hands=1,keep=2"}
 BUDGET = {"strong": 1.0, "report": 0.05, "online": 1.0, "online-report": 0.05,   # s a decision
-          "learned": 0.01, "learned-3": 0.01}                  # issue 32's budget for the reports
+          "learned": 0.01, "learned-3": 0.01, "learned-look": 1.0}                  # issue 32's budget for the reports
 ROLE = {"strong": "strong (hints)", "report": "reports", "online": "strong, last two rounds exact",
         "online-report": "reports', last two rounds exact",
         "learned": "learned values, last two rounds exact",
-        "learned-3": "reports', learned round 3, last two exact"}
+        "learned-3": "reports', learned round 3, last two exact",
+        "learned-look": "learned values, round 3 on 16 exact hands, last two exact"}
 
 
 def _size(name: str, full: int) -> tuple[int, bool]:
@@ -121,7 +126,8 @@ def _play_deals(game, deals: list[list[int]], spec: str, best: list[int]) -> tup
     return scores, spent / max(decisions, 1)
 
 
-@pytest.mark.parametrize("setting", ["strong", "report", "online", "online-report", "learned"])
+@pytest.mark.parametrize("setting", ["strong", "report", "online", "online-report", "learned",
+                                     "learned-look"])
 @pytest.mark.parametrize("challenge", ["Wrigley Field", "Cedar Point"])
 def bench_challenge_wins(benchmark, setting, challenge):
     shuffles, quick = _size("SOLVERS_C2C_STRENGTH_SHUFFLES", 200)
@@ -145,7 +151,7 @@ def bench_challenge_wins(benchmark, setting, challenge):
     table_rows(benchmark, [{
         "same shuffles, seed 0": f"{challenge}, {shuffles} shuffles: wins", "player": f"`{spec}`",
         "setting": ROLE[setting], "result": wins, "hindsight": ceiling_wins,
-        "ratio": round(wins / ceiling_wins, 2) if ceiling_wins else None,
+        "ratio": round(wins / ceiling_wins, 3) if ceiling_wins else None,
         "target": TARGETS[(setting, True)], "ms/decision": round(per_decision * 1000, 1)}])
     headline(benchmark, f"{challenge} shuffles won, online player / hindsight (+1 each)", wins + 1,
              ceiling_wins + 1, against="the hindsight ceiling on the same shuffles", kind="strength",
