@@ -259,3 +259,22 @@ def test_the_odds_after_the_setup_count_every_draw_of_twenty(wrigley):
                                 zero, zero, zero)[0]
         assert odds[0] == pytest.approx(np.prod(chances), rel=1e-9, abs=1e-12)
         assert odds[1] == pytest.approx(min(chances), rel=1e-9)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_round_3_look_ahead_ignores_the_order_of_the_deck(players):
+    """Twins at a round-3 decision with the same history on another seed
+    (another order of the cards to come, which no seat sees): the look
+    ahead draws its round-4 hands from the unseen cards, so both twins get
+    the same move and the same analysis; control: their next deals differ."""
+    from test_seat_view import deck_twin, sees_difference
+
+    options = {"challenge": WRIGLEY} if players == 1 else {"players": players}
+    game = solvers.load_game("c2c", **options)
+    (s,) = _decisions(game, 3, seeds=[21])
+    twin = deck_twin(s, 21)
+    assert sees_difference(s, twin)
+    spec = {"early": "report", "learned": 4, "exact_hands": 2, "keep": 3}
+    moves = [solvers.load_agent("online", game, seed=5, **spec).step(t) for t in (s, twin)]
+    rows = [solvers.load_agent("online", game, seed=5, **spec).analyse(t) for t in (s, twin)]
+    assert moves[0] == moves[1] and rows[0] == rows[1]

@@ -50,6 +50,8 @@ AGENTS = {
     "online": {"early": "report"},
     # the online agent with the shipped learned values before round 4
     "online-learned": {"early": "report", "learned": 4},
+    # and with round 3's look ahead on sampled hands of round 4
+    "online-look": {"early": "report", "learned": 4, "exact_hands": 1, "keep": 2},
 }
 
 
