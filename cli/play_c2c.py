@@ -11,7 +11,7 @@ from typing import Any
 
 from solvers.errors import SolversError
 from solvers.games.c2c.data import CoastMap
-from solvers.games.c2c.online import hint_player
+from solvers.games.c2c.online import game_hint_player
 
 from .common import plural
 
@@ -25,8 +25,9 @@ def _required(game: Any) -> set[int]:
 
 def default_ai(game: Any) -> str:
     """The AI of ``solve c2c play`` without --ai: the strong online player
-    (solo, the online agent: the last two rounds exactly)."""
-    return hint_player(game.num_players, game.challenge is not None)
+    (solo, the online agent: the last two rounds exactly; in a challenge
+    whose learned values ship, the learned player)."""
+    return game_hint_player(game)
 
 
 def intro(game: Any, seat: int) -> str:

@@ -283,3 +283,22 @@ def test_a_two_player_hint_of_the_online_agent_is_the_seats_own_points(capsys, m
     code, out, err = run(capsys, "c2c", "play", "--players", "2", "--seed", "4", "--ai",
                          "mcts:iterations=100", stdin=script, monkeypatch=monkeypatch)
     assert code == 0 and "expected final score" not in out and "win share" in out
+
+
+def test_a_challenge_with_learned_values_hints_with_the_learned_player(capsys, monkeypatch):
+    """Without --ai a solo challenge whose values ship (Wrigley Field) is
+    played and hinted by the learned player (its hints are chances of
+    completing the challenge); one without (The Alamo) and the game
+    without a challenge keep the strong search until round 4."""
+    import solvers
+    from solvers.cli.play_c2c import default_ai
+    from solvers.games.c2c.online import LEARNED_ONLINE, hint_player
+
+    assert default_ai(solvers.load_game("c2c", challenge="Wrigley Field")) == LEARNED_ONLINE
+    assert default_ai(solvers.load_game("c2c", challenge="The Alamo")) == hint_player(1, True)
+    assert default_ai(solvers.load_game("c2c")) == hint_player(1, False) != LEARNED_ONLINE
+    script = "hint\n" + "1\n" * 40
+    code, out, err = run(capsys, "c2c", "play", "--challenge", "Wrigley Field", "--seed", "5",
+                         stdin=script, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "chance to complete the challenge" in out and "Final score" in out

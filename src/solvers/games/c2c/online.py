@@ -51,6 +51,35 @@ def strong_online(challenge: bool) -> str:
     return STRONG_CHALLENGE_ONLINE if challenge else STRONG_ONLINE
 
 
+#: The solo challenge player where the package ships learned values for
+#: the challenge: on Wrigley Field and Cedar Point it won 103 and 81 of 200
+#: shuffles (seed 0) against the strong search's 94 and 82, at 2-3 ms a
+#: decision against about 50 (docs/learning.md).
+LEARNED_ONLINE = "online:early=report,learned=4"
+
+
+def game_hint_player(game: Any) -> str:
+    """The AI ``solve c2c play`` hints with for ``game``: in a solo
+    challenge whose learned values ship, the learned player
+    (:data:`LEARNED_ONLINE`); otherwise :func:`hint_player`.
+
+    >>> import solvers
+    >>> game_hint_player(solvers.load_game("c2c", challenge="Wrigley Field"))
+    'online:early=report,learned=4'
+    >>> game_hint_player(solvers.load_game("c2c"))
+    'online:early=strong'
+    """
+    from importlib import resources
+
+    from .values import builtin_name
+
+    challenge = getattr(game, "challenge", None)
+    if game.num_players == 1 and challenge is not None and game.map.source == "built-in":
+        if resources.files("solvers.data").joinpath(builtin_name(game.map, challenge)).is_file():
+            return LEARNED_ONLINE
+    return hint_player(game.num_players, challenge is not None)
+
+
 def hint_player(players: int, challenge: bool) -> str:
     """The AI ``solve c2c play`` hints with and plays against: solo, the
     online agent over the strong search; with several players, pimc.
