@@ -28,6 +28,7 @@ handed to another agent (``early``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import SolversError
@@ -224,32 +225,20 @@ class OnlineAgent(Agent):
         it, or if that end is no longer reachable)."""
         import random
 
-        from ..games.c2c.values import deal_hand, unseen_cards, walk_to
+        from ..games.c2c.values import unseen_cards
 
         key = (int(view.round), unseen_cards(view))
         moves = dict(ends)
         if self._plan is not None and self._plan[0] == key and self._plan[1] in moves:
             return int(moves[self._plan[1]])
-        ranked = self._learned_ends(view, ends)
-        top = sorted(range(len(ends)), key=lambda i: ranked[i][0], reverse=True)[:self.keep]
         # The same hands for every end: the ends are compared on equal luck.
         seeds = [self.rng.next() for _ in range(self.exact_hands)]
-        best: tuple[tuple[float, float], int] | None = None
-        for i in top:
-            after = walk_to(view, ends[i][0])
-            total_w = total_p = 0.0
-            for seed in seeds:
-                dealt = deal_hand(after, random.Random(seed))
-                w, p = max(((w, p) for _, _, w, p in dealt.end_values()),
-                           key=lambda wp: end_key(wp[0], wp[1], self.challenge))
-                total_w += w
-                total_p += p
-            k = end_key(total_w / len(seeds), total_p / len(seeds), self.challenge)
-            if best is None or k > best[0]:
-                best = (k, i)
-        assert best is not None
-        self._plan = (key, ends[best[1]][0])
-        return int(ends[best[1]][1])
+        scored = self._mean_best_next(view, ends, self._learned_ends(view, ends),
+                                      lambda: (random.Random(k) for k in seeds),
+                                      lambda dealt: [(w, p) for _, _, w, p in dealt.end_values()])
+        i = max(range(len(scored)), key=lambda k: scored[k][0])     # the first of equals
+        self._plan = (key, scored[i][2])
+        return int(scored[i][1])
 
     def _looked_ahead(self, view: Any, ends: list, ranked: list) -> list:
         """The ``keep`` best ends, each valued by the mean best of the next
@@ -257,23 +246,38 @@ class OnlineAgent(Agent):
         from the unseen cards, never their order)."""
         import random
 
+        assert self.values is not None
+        values = self.values
+        rng = random.Random(self.rng.next())
+        # One stream through every end: each end gets hands of its own.
+        scored = self._mean_best_next(view, ends, ranked, lambda: [rng] * self.hands,
+                                      lambda dealt: values.of_round(
+                                          dealt, [e for e, _ in dealt.round_ends()]))
+        return [(k, a) for k, a, _ in scored]
+
+    def _mean_best_next(self, view: Any, ends: list, ranked: list,
+                        hands: Callable[[], Iterable[Any]],
+                        next_values: Callable[[Any], list]) -> list:
+        """The ``keep`` best of ``ends`` by ``ranked``, in that order, each as
+        (the ranking key of its mean, over the hands of ``hands()`` (a random
+        stream a hand), of the best next-round end under ``next_values``;
+        its first move; the end)."""
         from ..games.c2c.values import deal_hand, walk_to
 
-        assert self.values is not None
         top = sorted(range(len(ends)), key=lambda i: ranked[i][0], reverse=True)[:self.keep]
-        rng = random.Random(self.rng.next())
         out = []
         for i in top:
             after = walk_to(view, ends[i][0])
             total_w = total_p = 0.0
-            for _ in range(self.hands):
-                dealt = deal_hand(after, rng)
-                vals = self.values.of_round(dealt, [e for e, _ in dealt.round_ends()])
-                w, p = max(vals, key=lambda wp: end_key(wp[0], wp[1], self.challenge))
+            count = 0
+            for rng in hands():
+                w, p = max(next_values(deal_hand(after, rng)),
+                           key=lambda wp: end_key(wp[0], wp[1], self.challenge))
                 total_w += w
                 total_p += p
-            out.append((end_key(total_w / self.hands, total_p / self.hands, self.challenge),
-                        ranked[i][1]))
+                count += 1
+            out.append((end_key(total_w / count, total_p / count, self.challenge), ranked[i][1],
+                        ends[i][0]))
         return out
 
     def _best_end_move(self, view: Any) -> int:
