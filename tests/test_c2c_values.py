@@ -305,6 +305,22 @@ def test_solve_train_refuses_a_challenge_it_cannot_train_in_one_line(capsys, arg
     assert code != 0 and needle in one_error_line(err)
 
 
+def test_a_challenge_run_with_no_sheet_still_alive_is_one_error_line(capsys, tmp_path):
+    """Positions of a player so weak that every sheet after round 3 has lost
+    the challenge leave nothing to fit: one error line naming the cure, no
+    file (it used to fit a network to nothing and fail in a worker on its
+    NaN weights). Control: the same tiny run without a challenge makes its
+    file (test_solve_train_c2c_makes_a_file_the_online_agent_plays)."""
+    from cli_helpers import one_error_line, run
+
+    out = tmp_path / "none.npz"
+    code, _, err = run(capsys, "train", "c2c", "--challenge", "Wrigley Field", "--games", "2",
+                       "--iterations", "10", "--workers", "1", "--out", out)
+    line = one_error_line(err)
+    assert code != 0 and "after round 3: 0 sheet(s)" in line and "--games" in line
+    assert not out.exists()
+
+
 def test_the_rounds_memo_plays_as_a_fresh_agent_would(tiny_values):
     """One agent through whole games (its memo of the round's end values
     serving later decisions) plays at every decision the move a fresh
