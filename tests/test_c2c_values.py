@@ -319,6 +319,10 @@ def test_a_challenge_run_with_no_sheet_still_alive_is_one_error_line(capsys, tmp
     line = one_error_line(err)
     assert code != 0 and "after round 3: 0 sheet(s)" in line and "--games" in line
     assert not out.exists()
+    # without a challenge every end counts, but one sample is still too few
+    with pytest.raises(SolversError, match="1 sheet.* were sampled, too few"):
+        V.train(None, out=str(tmp_path / "one.npz"), positions=1, ends=1,
+                player="mcts:iterations=5", hidden=(4,), epochs=1)
 
 
 def test_the_rounds_memo_plays_as_a_fresh_agent_would(tiny_values):

@@ -720,9 +720,11 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
                 progress(stage, len(parts), len(jobs))
         smp = Samples.join(parts[i] for i in range(len(jobs)))
         if len(smp) < 2:
-            raise SolversError(f"{stage}: {len(smp)} sheet(s) of {positions} position(s) could "
-                               "still complete the challenge, too few to fit a value: play "
-                               "more positions (--games) or with a stronger player")
+            alive = "could still complete the challenge" if challenge is not None \
+                else "were sampled"
+            raise SolversError(f"{stage}: {len(smp)} sheet(s) of {positions} position(s) "
+                               f"{alive}, too few to fit a value: play more positions "
+                               "(--games) or with a stronger player")
         x = features(smp.circled, smp.crossed, smp.exact, smp.unseen)
         y = np.stack([smp.win, smp.points], axis=1)
         net, fit = fit_net(x, y, seed=seed + boundary, hidden=hidden, epochs=epochs)
