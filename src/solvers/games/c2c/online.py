@@ -69,14 +69,12 @@ def game_hint_player(game: Any) -> str:
     >>> game_hint_player(solvers.load_game("c2c"))
     'online:early=strong'
     """
-    from importlib import resources
-
-    from .values import builtin_name
+    from .values import builtin_file
 
     challenge = getattr(game, "challenge", None)
-    if game.num_players == 1 and challenge is not None and game.map.source == "built-in":
-        if resources.files("solvers.data").joinpath(builtin_name(game.map, challenge)).is_file():
-            return LEARNED_ONLINE
+    if game.num_players == 1 and challenge is not None \
+            and builtin_file(game.map, challenge) is not None:
+        return LEARNED_ONLINE
     return hint_player(game.num_players, challenge is not None)
 
 

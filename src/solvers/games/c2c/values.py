@@ -600,13 +600,23 @@ def builtin_values(m: Any, challenge: int | None) -> SheetValues | None:
     no challenge or a challenge card that has its own), or None."""
     from importlib import resources
 
+    name = builtin_file(m, challenge)
+    if name is None:
+        return None
+    data = resources.files("solvers.data").joinpath(name).read_bytes()
+    return SheetValues.from_bytes(data, m, f"the package's {name}")
+
+
+def builtin_file(m: Any, challenge: int | None) -> str | None:
+    """The package data file of this game's shipped values
+    (:func:`builtin_name`), or None when none ships (another map, or a
+    challenge without its own)."""
+    from importlib import resources
+
     if m.source != "built-in":
         return None
     name = builtin_name(m, challenge)
-    ref = resources.files("solvers.data").joinpath(name)
-    if not ref.is_file():
-        return None
-    return SheetValues.from_bytes(ref.read_bytes(), m, f"the package's {name}")
+    return name if resources.files("solvers.data").joinpath(name).is_file() else None
 
 
 def builtin_name(m: Any, challenge: int | None) -> str:
