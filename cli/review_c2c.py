@@ -1,5 +1,7 @@
-"""``solve c2c review GAME.json``: a played solo game against hindsight and
-against the strong online player's judgement at each decision."""
+"""What ``solve c2c review GAME.json`` adds for a solo game: the score
+against hindsight on the same deal and the decisions that cost the most, by
+the online player's judgement at each decision
+(:func:`solvers.games.c2c.review.review_game`)."""
 
 from __future__ import annotations
 
@@ -7,55 +9,10 @@ from typing import Any
 
 import click
 
-from solvers.data import read_json
 from solvers.errors import SolversError
+from solvers.games.c2c.review import JUDGES
 
-from .common import SEED, out, print_json, seconds_type
-
-
-def read_game(path: str) -> dict:
-    """The saved game at ``path`` as a JSON object (SolversError otherwise)."""
-    record = read_json(path, "game file")
-    if not isinstance(record, dict):
-        raise SolversError(f"{path}: a saved game is a JSON object")
-    return record
-
-
-@click.command("review")
-@click.argument("game_file", metavar="GAME.json")
-@click.option("--top", type=click.IntRange(1), default=5, show_default=True,
-              help="How many of the costliest decisions to list.")
-@click.option("--samples", type=click.IntRange(1), default=48, show_default=True,
-              help="Re-dealt futures judging each decision's moves before round 4 "
-                   "(rounds 4 and 5 are judged exactly).")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the re-deals.")
-@click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
-              metavar="S", help="Seconds allowed to the hindsight solve.")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
-def review(game_file: str, top: int, samples: int, seed: int, time_limit: float,
-           as_json: bool) -> None:
-    """Review a solo game you played (saved by 'solve c2c play --save').
-
-    \b
-    The score you made, the best score with hindsight on the same deal,
-    whether the challenge could have been won (and, if you lost it, in which
-    round it was lost; without a challenge, the points each round left
-    behind against hindsight), and the decisions that cost
-    the most by the online player's estimate at that moment (seeing only the
-    cards you had seen), each with the move it prefers. In rounds 4 and 5
-    that estimate is exact: every hand the unseen cards could still make,
-    each played as well as it can be.
-    \b
-    solve c2c review game.json
-    """
-    from solvers.games.c2c.review import review_game
-
-    r = review_game(read_game(game_file), samples=samples, seed=seed, time_limit=time_limit)
-    if as_json:
-        print_json(r.as_dict(top))
-        return
-    for line in hindsight_lines(r, top):
-        out.print(line)
+from .common import seconds_type
 
 
 def hindsight_lines(r: Any, top: int) -> list[str]:
@@ -85,7 +42,9 @@ def hindsight_lines(r: Any, top: int) -> list[str]:
     if not worst:
         lines.append("No decision cost anything by the online player's estimate.")
         return lines
-    lines.append("Costliest decisions (expected points lost, as judged with the cards seen then):")
+    judge = "the learned values" if r.judge == "learned" else "re-dealt futures"
+    lines.append("Costliest decisions (expected points lost, as judged with the cards seen then: "
+                 f"by {judge} before round 4, exactly from round 4):")
     for d in worst:
         rates = ("" if d.played_win_rate is None else
                  f", win chance {d.played_win_rate:.0%} -> {d.preferred_win_rate:.0%}")
@@ -102,13 +61,19 @@ class HindsightExtra:
 
     options = [
         click.Option(["--samples"], type=click.IntRange(1), default=48, show_default=True,
-                     help="Solo: re-dealt futures judging each decision for the hindsight report."),
+                     help="Solo: re-dealt futures judging each decision before round 4 "
+                          "for the hindsight report (with --judge futures)."),
         click.Option(["--time-limit"], type=seconds_type(0.1), default=30.0, show_default=True,
                      metavar="S", help="Solo: seconds allowed to the hindsight solve."),
+        click.Option(["--judge"], type=click.Choice(JUDGES), default="auto", show_default=True,
+                     help="Solo: what values the setup's and rounds 1-3's moves for the "
+                          "hindsight report: the learned values that ship for a challenge, "
+                          "re-dealt futures, or auto (the learned values where the hints "
+                          "play with them). Rounds 4-5 are judged exactly."),
     ]
 
     def run(self, record: Any, seed: int, top: int, samples: int = 48,
-            time_limit: float = 30.0) -> tuple[dict, list[str]] | None:
+            time_limit: float = 30.0, judge: str = "auto") -> tuple[dict, list[str]] | None:
         from solvers.games.c2c.record import history_position
         from solvers.games.c2c.review import review_game
 
@@ -116,7 +81,8 @@ class HindsightExtra:
             return None
         if record.returns is None:
             raise SolversError("the game is not finished: the hindsight report needs every card dealt")
-        r = review_game(history_position(record), samples=samples, seed=seed, time_limit=time_limit)
+        r = review_game(history_position(record), samples=samples, seed=seed, time_limit=time_limit,
+                        judge=judge)
         return r.as_dict(top), [_plain(line) for line in hindsight_lines(r, top)]
 
 

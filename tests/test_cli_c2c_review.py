@@ -228,3 +228,95 @@ def test_the_last_two_rounds_are_judged_exactly():
                 exact += 1
         state.apply_action(action)
     assert exact >= 4
+
+
+def _learned_best(values, state, start, challenge):
+    """The learned (win, points) of the best end of ``start``'s round still
+    reachable from ``start`` (a state of the round under way at ``state``),
+    ends found by the Python walk of review.round_ends, not the kernel's."""
+    from solvers.games.c2c.review import round_ends
+    from solvers.games.c2c.values import unseen_cards
+
+    def mask(locations):
+        return sum(1 << int(i) for i in locations)
+
+    if start.is_chance_node() or start.round != state.round:
+        keys = [(start.sheets[0].circled, start.sheets[0].crossed, start.sheets[0].exact)]
+    else:
+        keys = list(round_ends(start))
+    ends = [(mask(c), mask(x), mask(e)) for c, x, e in keys]
+    rows = values.values(state.round, ends, unseen_cards(state))
+    win, points = max(rows.tolist(), key=lambda wp: (wp[0], wp[1]) if challenge else (wp[1], 0))
+    return win, points
+
+
+def test_a_challenge_whose_values_ship_is_judged_by_them_before_round_4():
+    """Wrigley Field ships learned values: each decision of the setup and
+    rounds 1-3 is judged by the learned value of the best end still
+    reachable after the move, the ends walked here in Python; rounds 4-5
+    stay exact. Control: judged by re-dealt futures the same game gets
+    other values."""
+    from solvers.games.c2c.review import review_game
+    from solvers.games.c2c.values import builtin_values
+
+    # MCTS keeps this challenge alive to the end (it wins it): the rounds
+    # 1-3 have ends of several values to rank.
+    record, final = played_game("Wrigley Field", 6, kind="mcts", iterations=200)
+    r = review_game(record, time_limit=10)
+    assert r.judge == "learned"
+    game = solvers.load_game("c2c", challenge="Wrigley Field")
+    values = builtin_values(game.map, game.challenge)
+    state = game.new_initial_state(seed=2)
+    k, alive, costly = 0, 0, 0
+    for action in final.history:
+        if not state.is_chance_node():
+            d = r.decisions[k]
+            k += 1
+            legal = state.legal_actions()
+            if len(legal) > 1 and state.round < 4:
+                worth = {}
+                for a in legal:
+                    child = state.clone()
+                    child.apply_action(a)
+                    worth[a] = _learned_best(values, state, child, True)
+                best = max(worth.values(), key=lambda wp: (wp[1], wp[0]))
+                assert d.played_value == pytest.approx(worth[action][1])
+                assert d.played_win_rate == pytest.approx(worth[action][0])
+                assert d.preferred_value == pytest.approx(best[1])
+                assert d.preferred_win_rate == pytest.approx(best[0])
+                if state.round >= 1:
+                    alive += d.played_win_rate > 0
+                    costly += d.cost > 1e-9
+        state.apply_action(action)
+    assert alive >= 6 and costly >= 1
+    futures = review_game(record, samples=4, width=8, time_limit=10, judge="futures")
+    assert futures.judge == "futures"
+    early = [(d.played_value, d.preferred_value) for d in r.decisions if d.round < 4]
+    assert early != [(d.played_value, d.preferred_value) for d in futures.decisions if d.round < 4]
+    late = [(d.played_value, d.preferred_value) for d in r.decisions if d.round >= 4]
+    assert late == [(d.played_value, d.preferred_value) for d in futures.decisions if d.round >= 4]
+
+
+def test_the_judge_option(capsys, tmp_path):
+    # auto: the learned values where the hints play with them (a challenge
+    # whose values ship), futures elsewhere; asking for learned values that
+    # do not ship is a note naming the cure, the generic review still shown.
+    for challenge, judge in (("Wrigley Field", "learned"), ("The Alamo", "futures"),
+                             (None, "futures")):
+        record, _ = played_game(challenge, 4)
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(record))
+        code, out, err = run(capsys, "c2c", "review", path, "--json", "--samples", "2",
+                             "--iterations", "20")
+        assert code == 0, err
+        assert json.loads(out)["judge"] == judge
+    code, out, err = run(capsys, "c2c", "review", path, "--judge", "learned", "--iterations", "20")
+    assert code == 0, err
+    assert "by the learned values before round 4" in out
+    record, _ = played_game("The Alamo", 4)
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "c2c", "review", path, "--judge", "learned", "--iterations", "20")
+    assert code == 0, err
+    assert "no learned values ship for the challenge The Alamo" in out
+    code, _, err = run(capsys, "c2c", "review", path, "--judge", "hindsight")
+    assert code == 2 and "hindsight" in one_error_line(err)

@@ -308,17 +308,7 @@ class OnlineAgent(Agent):
         """Each legal move valued by the best end still reachable after it
         under the learned value (the step move first among equals)."""
         assert self.values is not None
-        best: dict[int, tuple[float, float]] = {}
-        for a in view.legal_actions():
-            child: Any = view.clone()
-            child.apply_action(a)
-            if child.is_chance_node() or child.round != view.round:
-                sheet = child.sheets[0]
-                ends = [(_mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact))]
-            else:
-                ends = [e for e, _ in child.round_ends()]
-            vals = self.values.of_round(view, ends)
-            best[a] = max(vals, key=lambda wp: end_key(wp[0], wp[1], self.challenge))
+        best = learned_move_values(view, self.values)
         chosen = self._best_learned_move(view)
         # The move step() plays first (with ``hands`` it may not be the best
         # by this round's value alone), then by value.
@@ -379,6 +369,31 @@ def exact_move_values(state: Any) -> dict[int, tuple[float, float]]:
     return out
 
 
+def learned_move_values(state: Any, values: Any) -> dict[int, tuple[float, float]]:
+    """Every legal move of a solo decision before round 4 valued by the
+    learned value of the round's ends (``values``, a
+    :class:`solvers.games.c2c.values.SheetValues`): ``{action: (chance of
+    completing the challenge, expected final points)}``, each the best end
+    still reachable after the move, as :func:`exact_move_values` does with
+    the exact values."""
+    challenge = getattr(state.game, "challenge", None) is not None
+    out = {}
+    for a in state.legal_actions():
+        child: Any = state.clone()
+        child.apply_action(a)
+        if child.is_chance_node() or child.round != state.round:
+            sheet = child.sheets[0]
+            ends = [(_mask(sheet.circled), _mask(sheet.crossed), _mask(sheet.exact))]
+        else:
+            ends = [e for e, _ in child.round_ends()]
+        # The ends of ``child`` are ends of the round under way in ``state``:
+        # the same round, the same cards not seen.
+        win, points = max(values.of_round(state, ends),
+                          key=lambda wp: end_key(wp[0], wp[1], challenge))
+        out[a] = (float(win), float(points))
+    return out
+
+
 def _mask(locations: Any) -> int:
     m = 0
     for i in locations:
@@ -386,4 +401,4 @@ def _mask(locations: Any) -> int:
     return m
 
 
-__all__ = ["OnlineAgent", "EXACT_FROM", "end_key", "exact_move_values"]
+__all__ = ["OnlineAgent", "EXACT_FROM", "end_key", "exact_move_values", "learned_move_values"]

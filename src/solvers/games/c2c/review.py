@@ -13,14 +13,23 @@ Without a challenge it says, the same way, how many points each round left
 behind: the drop of the best score still possible after that round's moves.
 
 The cost of a decision is judged as the player could have judged it then,
-by the strong online player's own estimate
-(:mod:`solvers.agents.c2c_pimc`: the same re-dealt futures for every legal
-move, the unrevealed cards unknown), never by hindsight, which would blame
-bad luck on the player. With a challenge a move's worth is its expected
-rulebook score (the share of futures won times the mean winning score, a
-lost challenge scoring 0), without one its mean final score. In rounds 4
-and 5 both are exact instead (:func:`solvers.agents.c2c_online.exact_move_values`:
-every hand the unseen cards can make, each played as well as it can be).
+the unrevealed cards unknown, never by hindsight, which would blame bad
+luck on the player. The judge of the setup and rounds 1-3 is the player
+``solve c2c play`` hints with (:func:`solvers.games.c2c.online.game_hint_player`):
+
+- in a solo challenge whose learned values ship (``judge="learned"``), the
+  learned value (:mod:`solvers.games.c2c.values`) of the best end of the
+  round still reachable after the move
+  (:func:`solvers.agents.c2c_online.learned_move_values`);
+- elsewhere (``judge="futures"``), the strong search's own estimate
+  (:mod:`solvers.agents.c2c_pimc`: the same re-dealt futures for every
+  legal move).
+
+With a challenge a move's worth is its expected rulebook score (the chance
+of completing it times the winning score, a lost challenge scoring 0),
+without one its expected final score. In rounds 4 and 5 both are exact
+instead (:func:`solvers.agents.c2c_online.exact_move_values`: every hand
+the unseen cards can make, each played as well as it can be).
 
     >>> import solvers
     >>> game = solvers.load_game("c2c", challenge="Empire State Building")
@@ -84,6 +93,8 @@ class Review:
     #: falling after its moves; they add up to hindsight minus the score.
     #: None when a solve was not proven within the time limit.
     points_lost: list[int] | None = None
+    #: What judged the setup and rounds 1-3: ``"learned"`` or ``"futures"``.
+    judge: str = "futures"
 
     def costliest(self, top: int) -> list[Decision]:
         """The ``top`` decisions that cost the most (ties: the earlier first)."""
@@ -93,6 +104,7 @@ class Review:
     def as_dict(self, top: int = 5) -> dict[str, Any]:
         return {
             "challenge": self.challenge, "deal": self.deal, "score": self.score, "won": self.won,
+            "judge": self.judge,
             "hindsight": {"status": self.hindsight_status, "score": self.hindsight_score,
                           "won": self.hindsight_won, "lost_in_round": self.lost_in_round,
                           "points_lost_by_round": self.points_lost},
@@ -151,15 +163,22 @@ def _expected(rate: float, mean: float, challenge: bool) -> float:
     return rate * mean if challenge else mean
 
 
+#: How the setup and rounds 1-3 may be judged (``review_game``'s ``judge``).
+JUDGES = ("auto", "learned", "futures")
+
+
 def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
-                time_limit: float = 30.0) -> Review:
+                time_limit: float = 30.0, judge: str = "auto") -> Review:
     """Replay a saved solo game (see the module docstring) and review it.
 
-    ``samples`` futures (beam ``width``) judge every legal move of each
-    decision; ``time_limit`` bounds the hindsight solve. SolversError when
-    the record is not a finished solo Coast to Coast game.
+    ``judge`` picks what values the moves of the setup and rounds 1-3:
+    ``learned`` (the shipped learned values; SolversError where none ship),
+    ``futures`` (``samples`` re-dealt futures, beam ``width``) or ``auto``
+    (the first where the hints play with it). ``time_limit`` bounds the
+    hindsight solve. SolversError when the record is not a finished solo
+    Coast to Coast game.
     """
-    from ...agents.c2c_online import EXACT_FROM, exact_move_values
+    from ...agents.c2c_online import EXACT_FROM, exact_move_values, learned_move_values
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
     from ...optimize.c2c import decisive_round, hindsight_by_round, hindsight_optimum, played_prefix
@@ -176,6 +195,7 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         raise SolversError("the saved game is not finished: a review needs every card dealt")
     game = final.game
     challenge = game.challenge is not None
+    values = _judge_values(game, judge)
     names = [loc.name for loc in game.map.locations]
     rng = SplitMix64(seed_from(seed))
     state = game.new_initial_state(setup["seed"])
@@ -191,6 +211,10 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
                     exact = exact_move_values(state)
                     worth = {a: exact[a][1] for a in legal}
                     rate = {a: exact[a][0] for a in legal}
+                elif values is not None:
+                    learned = learned_move_values(state, values)
+                    worth = {a: learned[a][1] for a in legal}
+                    rate = {a: learned[a][0] for a in legal}
                 else:
                     rows = move_values(state, legal, samples, width, rng.next(), challenge)
                     worth = {a: _expected(r, m, challenge)
@@ -230,5 +254,25 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
         decisions=decisions,
         lost_in_round=lost_in,
         points_lost=points_lost,
+        judge="futures" if values is None else "learned",
     )
+
+
+def _judge_values(game: Any, judge: str) -> Any:
+    """The learned values judging the setup and rounds 1-3 (see
+    :func:`review_game`), or None for the re-dealt futures."""
+    from .online import LEARNED_ONLINE, game_hint_player
+    from .values import builtin_name, builtin_values
+
+    if judge not in JUDGES:
+        raise SolversError(f"judge should be one of {', '.join(JUDGES)}, not {judge!r}")
+    if judge == "futures" or (judge == "auto" and game_hint_player(game) != LEARNED_ONLINE):
+        return None
+    values = builtin_values(game.map, game.challenge)
+    if values is None:
+        what = "no challenge" if game.challenge is None else \
+            f"the challenge {game.map.locations[game.challenge].name}"
+        raise SolversError(f"no learned values ship for {what} "
+                           f"({builtin_name(game.map, game.challenge)}): judge by futures")
+    return values
 
