@@ -278,3 +278,39 @@ def test_the_round_3_look_ahead_ignores_the_order_of_the_deck(players):
     moves = [solvers.load_agent("online", game, seed=5, **spec).step(t) for t in (s, twin)]
     rows = [solvers.load_agent("online", game, seed=5, **spec).analyse(t) for t in (s, twin)]
     assert moves[0] == moves[1] and rows[0] == rows[1]
+
+
+def test_every_shipped_value_file_is_the_game_its_name_says():
+    """Each c2c-values*.npz in the package is read by builtin_values for the
+    game its name stands for (no challenge, or the card of the three-letter
+    code), was made for that game (its own record, not the name: a file
+    under another's name is an error) with every learned boundary, and
+    values a fresh sheet of that game; the hints play with it in a
+    challenge."""
+    from importlib import resources
+
+    from solvers.games.c2c.online import LEARNED_ONLINE, game_hint_player
+
+    m = solvers.load_game("c2c").map
+    by_code = {code.lower(): i for i, code in m.codes.items()}
+    names = sorted(f.name for f in resources.files("solvers.data").iterdir()
+                   if f.name.startswith("c2c-values") and f.name.endswith(".npz"))
+    assert "c2c-values.npz" in names and len(names) >= 3
+    for name in names:
+        code = name[len("c2c-values-"):-len(".npz")] if name != "c2c-values.npz" else None
+        challenge = None if code is None else by_code[code]
+        values = V.builtin_values(m, challenge)
+        assert values is not None and values.challenge == challenge, name
+        assert all(r in values.nets for r in V.LEARNED), name
+        made_for = values.training["command"]
+        assert (challenge is None) == ("--challenge" not in made_for), name
+        if challenge is not None:
+            assert repr(m.locations[challenge].name) in made_for \
+                or f'"{m.locations[challenge].name}"' in made_for, name
+            game = solvers.load_game("c2c", challenge=challenge)
+            assert game_hint_player(game) == LEARNED_ONLINE
+        state = solvers.load_game("c2c", challenge=challenge).new_initial_state(seed=1)
+        state.apply_seeded_chance()
+        ends = [e for e, _ in state.round_ends()]
+        got = values.of_round(state, ends)
+        assert len(got) == len(ends) and all(0.0 <= w <= 1.0 and p >= 0.0 for w, p in got)

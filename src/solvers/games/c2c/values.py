@@ -604,7 +604,10 @@ def builtin_values(m: Any, challenge: int | None) -> SheetValues | None:
     if name is None:
         return None
     data = resources.files("solvers.data").joinpath(name).read_bytes()
-    return SheetValues.from_bytes(data, m, f"the package's {name}")
+    values = SheetValues.from_bytes(data, m, f"the package's {name}")
+    if values.challenge != challenge:
+        raise SolversError(f"the package's {name} was made for another game: reinstall solvers")
+    return values
 
 
 def builtin_file(m: Any, challenge: int | None) -> str | None:
