@@ -15,7 +15,7 @@ from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
-from solvers.games.c2c.online import REPORT_ONLINE
+from solvers.games.c2c.online import AUTO, LEARNED_ONLINE, REPORT_ONLINE, report_player
 
 from .common import (
     MAX_SHUFFLES,
@@ -37,7 +37,7 @@ from .render_c2c import draw_sheet
 
 DEFAULT_SHUFFLES = 100
 DEFAULT_SHUFFLES_ALL = 100
-DEFAULT_ONLINE = REPORT_ONLINE
+DEFAULT_ONLINE = AUTO
 PLOT_EXTRA = 'pip install ".[plot]"'
 
 
@@ -92,7 +92,9 @@ def check_plot_path(path: str) -> None:
                    "CPUs].")
 @backend_options
 @click.option("--online", "online_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
-              help="The online player (sees only revealed cards), as an agent spec.")
+              help="The online player (sees only revealed cards), as an agent spec; 'auto': "
+                   f"the learned player ({LEARNED_ONLINE}) where values ship for the "
+                   f"challenge, else {REPORT_ONLINE}.")
 @click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to each CP-SAT solve.")
 @click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),
@@ -236,6 +238,8 @@ def challenge_report(m: CoastMap, ch: int, shuffles: int, seed: int, workers: in
     from solvers.optimize.c2c import best_over_shuffles, ceiling
 
     names = [l.name for l in m.locations]
+    if online_spec == AUTO:
+        online_spec = report_player(m, ch)
     req = required_locations(m, ch)
     best = best_over_shuffles(ch, map=m, time_limit=time_limit,
                               workers=workers or default_workers())
@@ -313,6 +317,7 @@ def report_all(m: CoastMap, shuffles: int, seed: int, workers: int | None, onlin
                 "feasible": d["feasible"], "best_score": d["best_score"],
                 "ceiling": d["ceiling"]["rate"], "ceiling_ci95": d["ceiling"]["ci95"],
                 "online": d["online"]["rate"], "online_ci95": d["online"]["ci95"],
+                "online_agent": d["online"]["agent"],
             })
             advance(1)
     rows.sort(key=lambda r: (-r["ceiling"], -r["online"], r["required"], r["challenge"]))
@@ -337,27 +342,38 @@ def write_challenge_csv(rows: list[dict[str, Any]]) -> None:
     interval bounds as fractions."""
     w = csv.writer(sys.stdout)
     w.writerow(["challenge", "required", "feasible", "best_score", "ceiling", "ceiling_low",
-                "ceiling_high", "online", "online_low", "online_high"])
+                "ceiling_high", "online", "online_low", "online_high", "online_agent"])
     for r in rows:
         w.writerow([r["challenge"], r["required"], r["feasible"], r["best_score"],
                     f"{r['ceiling']:.4f}", f"{r['ceiling_ci95'][0]:.4f}", f"{r['ceiling_ci95'][1]:.4f}",
-                    f"{r['online']:.4f}", f"{r['online_ci95'][0]:.4f}", f"{r['online_ci95'][1]:.4f}"])
+                    f"{r['online']:.4f}", f"{r['online_ci95'][0]:.4f}", f"{r['online_ci95'][1]:.4f}",
+                    r.get("online_agent", "")])
 
 
 def challenge_table(rows: list[dict[str, Any]], shuffles: int, seed: int) -> Any:
     """The challenge table for the terminal: each rate in whole percent with
-    its 95% interval, e.g. ``70% (60-78)``."""
+    its 95% interval, e.g. ``70% (60-78)``. When the rows' online players
+    differ (``--online auto``), those of the less common one are marked
+    ``*`` and the caption names both."""
+    from collections import Counter
+
     from rich.table import Table
 
+    agents = Counter(r.get("online_agent") for r in rows)
+    usual = agents.most_common(1)[0][0] if agents else None
     t = Table(title=f"Coast to Coast challenges, easiest first ({shuffles} shuffles each, "
                     f"seed {seed}; rates with 95% intervals)")
     for col in ("challenge", "needs", "winnable", "best", "ceiling", "online"):
         t.add_column(col, justify="left" if col == "challenge" else "right")
     for r in rows:
+        mark = " *" if r.get("online_agent") != usual else ""
         t.add_row(r["challenge"], str(r["required"]), "yes" if r["feasible"] else "no",
                   "-" if r["best_score"] is None else str(r["best_score"]),
                   f"{100 * r['ceiling']:.0f}% ({_interval(r['ceiling_ci95'])})",
-                  f"{100 * r['online']:.0f}% ({_interval(r['online_ci95'])})")
+                  f"{100 * r['online']:.0f}% ({_interval(r['online_ci95'])}){mark}")
+    if usual is not None:
+        others = sorted(a for a in agents if a != usual and a is not None)
+        t.caption = f"online player: {usual}" + "".join(f"; * {a}" for a in others)
     return t
 
 
@@ -414,7 +430,7 @@ def challenge_figure(rows: list[dict[str, Any]], shuffles: int) -> Any:
 
 # ---------------------------------------------------------------- yardstick
 @c2c.command("yardstick")
-@click.option("--player", "player_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
+@click.option("--player", "player_spec", default=REPORT_ONLINE, show_default=True, metavar="SPEC",
               help="The online player measured, as an agent spec.")
 @click.option("--challenge", "-c", metavar="NAME",
               help="A solo challenge card [default: none, the score alone].")

@@ -302,3 +302,24 @@ def test_a_challenge_with_learned_values_hints_with_the_learned_player(capsys, m
                          stdin=script, monkeypatch=monkeypatch)
     assert code == 0, err
     assert "chance to complete the challenge" in out and "Final score" in out
+
+
+def test_the_challenge_report_plays_the_learned_player_where_values_ship(capsys):
+    # --online auto (the default): Wrigley Field ships learned values, so its
+    # report plays the learned player, the same wins as that player alone on
+    # the same shuffles; The Alamo has none and keeps the reports' MCTS. A
+    # spec given by hand is played as given.
+    from solvers.games.c2c.online import LEARNED_ONLINE, REPORT_ONLINE, online_results
+
+    m = load_map()
+    for name, player in (("Wrigley Field", LEARNED_ONLINE), ("The Alamo", REPORT_ONLINE)):
+        code, out, err = run(capsys, "c2c", "--challenge", name, "--shuffles", "4", "--seed", "3",
+                             "--workers", "1", "--json")
+        assert code == 0, err
+        got = json.loads(out)["online"]
+        alone = online_results(m, m.location(name).id, 4, 3, 1, player)
+        assert got["agent"] == player and got["wins"] == alone.wins
+    code, out, err = run(capsys, "c2c", "--challenge", "Wrigley Field", "--shuffles", "2",
+                         "--workers", "1", "--online", "mcts:iterations=50", "--json")
+    assert code == 0, err
+    assert json.loads(out)["online"]["agent"] == "mcts:iterations=50"

@@ -132,15 +132,21 @@ def test_solve_task_refuses_bad_input(params, message):
 
 
 def test_atlas_task_rows_and_refusals():
-    from solvers.games.c2c.online import REPORT_ONLINE, online_results
+    # Each challenge's online player is the reports' (--online auto): the
+    # learned player where values ship (Wrigley Field), MCTS elsewhere.
+    from solvers.games.c2c.online import LEARNED_ONLINE, REPORT_ONLINE, online_results
 
     m = load_map()
-    table = web.atlas({"shuffles": 2, "challenges": ["Hollywood", "The Alamo"]}, lambda d, t: None)
-    assert [r["challenge"] for r in table["challenges"]] in (["Hollywood", "The Alamo"], ["The Alamo", "Hollywood"])
-    row = next(r for r in table["challenges"] if r["challenge"] == "Hollywood")
-    online = online_results(m, m.location("Hollywood").id, shuffles=2, seed=0, workers=1,
-                            agent_spec=REPORT_ONLINE)
-    assert row["online"] == online.rate and row["online_ci95"] == list(online.ci95)
+    table = web.atlas({"shuffles": 2, "challenges": ["Hollywood", "Wrigley Field"]},
+                      lambda d, t: None)
+    assert sorted(r["challenge"] for r in table["challenges"]) == ["Hollywood", "Wrigley Field"]
+    assert table["online_agent"] == "auto"
+    for name, player in (("Hollywood", REPORT_ONLINE), ("Wrigley Field", LEARNED_ONLINE)):
+        row = next(r for r in table["challenges"] if r["challenge"] == name)
+        online = online_results(m, m.location(name).id, shuffles=2, seed=0, workers=1,
+                                agent_spec=player)
+        assert row["online_agent"] == player
+        assert row["online"] == online.rate and row["online_ci95"] == list(online.ci95)
     for bad in ({"shuffles": 0}, {"shuffles": 1, "challenges": []}, {"seed": "x"}, {"what": 1}):
         with pytest.raises(SolversError):
             web.atlas(bad, lambda d, t: None)

@@ -2,8 +2,10 @@
 cards, on the same shuffles as the hindsight ceiling, so the gap is visible.
 
 The player is any agent (``solvers.load_agent``). The challenge reports'
-default, ``REPORT_ONLINE``, is MCTS over the kernel, which re-deals the
-unseen cards in every iteration and so never reads the future of the deck.
+default (:func:`report_player`) is the learned player where the package
+ships values for the challenge, elsewhere ``REPORT_ONLINE``, MCTS over the
+kernel, which re-deals the unseen cards in every iteration and so never
+reads the future of the deck.
 The strong search (:func:`strong_online`) is the perfect-information Monte
 Carlo player (:mod:`solvers.agents.c2c_pimc`), which re-deals them for every
 look ahead, except in a solo challenge, where MCTS with more iterations wins
@@ -58,6 +60,31 @@ def strong_online(challenge: bool) -> str:
 LEARNED_ONLINE = "online:early=report,learned=4"
 
 
+#: The ``--online`` of the challenge reports that picks, challenge by
+#: challenge, :func:`report_player`.
+AUTO = "auto"
+
+
+def report_player(m: CoastMap, challenge: int | None) -> str:
+    """The online player of a challenge's report (``--online auto``, the
+    default): the learned player (:data:`LEARNED_ONLINE`) where the package
+    ships values for the challenge on this map, the reports' search
+    (:data:`REPORT_ONLINE`) elsewhere. Both take a few milliseconds a
+    decision.
+
+    >>> import solvers
+    >>> from solvers.games.c2c.challenges import challenge_id
+    >>> m = solvers.load_game("c2c").map
+    >>> report_player(m, challenge_id(m, "Cedar Point")), report_player(m, challenge_id(m, "The Alamo"))
+    ('online:early=report,learned=4', 'mcts:iterations=2000')
+    """
+    from .values import builtin_file
+
+    if challenge is not None and builtin_file(m, challenge) is not None:
+        return LEARNED_ONLINE
+    return REPORT_ONLINE
+
+
 def game_hint_player(game: Any) -> str:
     """The AI ``solve c2c play`` hints with for ``game``: in a solo
     challenge whose learned values ship, the learned player
@@ -69,11 +96,8 @@ def game_hint_player(game: Any) -> str:
     >>> game_hint_player(solvers.load_game("c2c"))
     'online:early=strong'
     """
-    from .values import builtin_file
-
     challenge = getattr(game, "challenge", None)
-    if game.num_players == 1 and challenge is not None \
-            and builtin_file(game.map, challenge) is not None:
+    if game.num_players == 1 and report_player(game.map, challenge) == LEARNED_ONLINE:
         return LEARNED_ONLINE
     return hint_player(game.num_players, challenge is not None)
 
@@ -131,6 +155,9 @@ def check_agent_spec(m: CoastMap, challenge: int | None, agent_spec: str) -> Non
     import solvers
     from solvers.agents import load_agent, parse_agent_spec
 
+    if agent_spec == AUTO:
+        agent_spec = report_player(m, challenge)
+
     game: Any = solvers.load_game("c2c", players=1, challenge=challenge, map=m)   # a kernel game
     kind, options = parse_agent_spec(agent_spec)
     load_agent(kind, game, **options).check_match()
@@ -157,9 +184,13 @@ def online_results(m: CoastMap, challenge: int, shuffles: int, seed: int, worker
     """Play the ``shuffles`` seeded shuffles of the ceiling with the online
     player, ``workers`` at a time on ``backend`` (``local`` or ``ray`` at
     ``address``, :func:`solvers.parallel.run_jobs`); ``progress(1)`` after
-    each game. Shuffle ``i``'s agent is seeded ``seed + i`` (modulo 2**64)."""
+    each game. Shuffle ``i``'s agent is seeded ``seed + i`` (modulo 2**64).
+    ``agent_spec`` :data:`AUTO` is :func:`report_player`'s for the challenge."""
     from ...parallel import run_jobs
     from .deal import shuffle_deals
+
+    if agent_spec == AUTO:
+        agent_spec = report_player(m, challenge)
 
     check_agent_spec(m, challenge, agent_spec)     # a bad spec fails here, not in a worker
     deals = shuffle_deals(m, challenge, shuffles, seed)

@@ -259,14 +259,15 @@ def atlas(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
     online rate with their 95% intervals over ``shuffles`` seeded shuffles
     (default 3, at most 50), in the layout of ``solve c2c --all-challenges
     --json`` (without the per-challenge best possible shuffle, the slow part
-    of that report: ``feasible`` and ``best_score`` are null).
+    of that report: ``feasible`` and ``best_score`` are null), the online
+    player of each challenge that of ``--online auto`` (:func:`report_player`).
     ``challenges`` (location names) limits it to those; ``progress(done,
     total)`` after each challenge. About a third of a second per challenge
     and shuffle on one core."""
     from ...optimize.c2c import ceiling
     from .challenges import required_locations
     from .data import load_map
-    from .online import REPORT_ONLINE, online_results
+    from .online import AUTO, online_results, report_player
 
     if not isinstance(params, dict):
         raise SolversError("the request is a JSON object")
@@ -295,17 +296,18 @@ def atlas(params: dict[str, Any], progress: Callable[[int, int], None]) -> dict[
     for loc in todo:
         ceil = ceiling(loc.id, shuffles=shuffles, seed=seed, workers=1, map=m,
                        time_limit=float(limit))
+        player = report_player(m, loc.id)
         online = online_results(m, loc.id, shuffles=shuffles, seed=seed, workers=1,
-                                agent_spec=REPORT_ONLINE)
+                                agent_spec=player)
         rows.append({
             "challenge": loc.name, "required": len(required_locations(m, loc.id)),
             "feasible": None, "best_score": None,
             "ceiling": ceil.rate, "ceiling_ci95": [ceil.low, ceil.high],
-            "online": online.rate, "online_ci95": list(online.ci95),
+            "online": online.rate, "online_ci95": list(online.ci95), "online_agent": player,
         })
         progress(len(rows), len(todo))
     rows.sort(key=lambda r: (-r["ceiling"], -r["online"], r["required"], r["challenge"]))
-    return {"shuffles": shuffles, "seed": seed, "online_agent": REPORT_ONLINE, "challenges": rows}
+    return {"shuffles": shuffles, "seed": seed, "online_agent": AUTO, "challenges": rows}
 
 
 #: Longer jobs the server runs in a thread for this game's pages

@@ -64,7 +64,8 @@ function render() {
                              "text-anchor": "middle" }, `share of ${table.shuffles ?? "?"} shuffles won`));
   let lx = left;
   for (const [key, label] of [["ceiling", "ceiling (hindsight, every card known)"],
-                              ["online", `online player (${table.online_agent ?? "revealed cards only"})`]]) {
+                              ["online", `online player (${table.online_agent === "auto" ? "learned values where they ship"
+                                : table.online_agent ?? "revealed cards only"})`]]) {
     svg.append(svgEl("rect", { x: lx, y: 12, width: 12, height: 12, fill: COLOURS[key] }));
     svg.append(svgEl("text", { x: lx + 16, y: 22, "font-size": 11 }, label));
     lx += 30 + label.length * 6;
@@ -92,7 +93,8 @@ function render() {
       $("detail").textContent = `${r.challenge}: ${r.required ?? "?"} required locations; ceiling ` +
         `${(r.ceiling * 100).toFixed(1)}% [${r.ceiling_ci95.map((v) => (v * 100).toFixed(1)).join(", ")}], online ` +
         `${(r.online * 100).toFixed(1)}% [${r.online_ci95.map((v) => (v * 100).toFixed(1)).join(", ")}]` +
-        (r.feasible === false ? "; no shuffle can win it" : r.best_score ? `; best possible score ${r.best_score}` : "");
+        (r.feasible === false ? "; no shuffle can win it" : r.best_score ? `; best possible score ${r.best_score}` : "") +
+        (r.online_agent ? `; online player ${r.online_agent}` : "");
     });
     svg.append(g);
   });
