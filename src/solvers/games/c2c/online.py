@@ -54,9 +54,10 @@ def strong_online(challenge: bool) -> str:
 
 
 #: The solo challenge player where the package ships learned values for
-#: the challenge: on Wrigley Field and Cedar Point it won 103 and 81 of 200
-#: shuffles (seed 0) against the strong search's 94 and 82, at 2-3 ms a
-#: decision against about 50 (docs/learning.md).
+#: the challenge: on Wrigley Field, Cedar Point, Baseball Hall of Fame, Mall
+#: of America and Niagara Falls it won 103, 81, 121, 144 and 132 of 200
+#: shuffles (seed 0) against the strong search's 94, 82, 121, 140 and 131,
+#: at 2-3 ms a decision against about 50 (docs/learning.md).
 LEARNED_ONLINE = "online:early=report,learned=4"
 
 
