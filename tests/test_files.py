@@ -280,7 +280,7 @@ def _quick_reports(monkeypatch, during=None):
             during()
         return {"challenge": m.locations[ch].name, "required_count": 16, "feasible": True,
                 "best_score": 100 + ch, "ceiling": {"rate": 0.5, "ci95": [0.4, 0.6]},
-                "online": {"rate": 0.25, "ci95": [0.2, 0.3]}}
+                "online": {"rate": 0.25, "ci95": [0.2, 0.3], "agent": "mcts:iterations=2000"}}
 
     monkeypatch.setattr(c2c_cli, "challenge_report", fake)
 
