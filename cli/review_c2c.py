@@ -43,13 +43,19 @@ def hindsight_lines(r: Any, top: int) -> list[str]:
         lines.append("No decision cost anything by the online player's estimate.")
         return lines
     judge = "the learned values" if r.judge == "learned" else "re-dealt futures"
-    lines.append("Costliest decisions (expected points lost, as judged with the cards seen then: "
+    lost = ("chance of completing the challenge lost" if r.cost_unit == "chance"
+            else "expected points lost")
+    lines.append(f"Costliest decisions ({lost}, as judged with the cards seen then: "
                  f"by {judge} before round 4, exactly from round 4):")
     for d in worst:
-        rates = ("" if d.played_win_rate is None else
-                 f", win chance {d.played_win_rate:.0%} -> {d.preferred_win_rate:.0%}")
+        if d.played_win_rate is None:
+            cost = f"-{d.cost:.1f} points"
+        else:
+            cost = (f"win chance {d.played_win_rate:.0%} -> {d.preferred_win_rate:.0%}: "
+                    f"-{d.cost:.1f} percentage points; expected score {d.played_value:.1f} -> "
+                    f"{d.preferred_value:.1f}")
         lines.append(f"  round {d.round}, decision {d.index + 1}: played '{d.played}', "
-                     f"prefer '{d.preferred}' (-{d.cost:.1f}{rates})")
+                     f"prefer '{d.preferred}' ({cost})")
     return lines
 
 

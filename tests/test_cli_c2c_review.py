@@ -279,11 +279,13 @@ def test_a_challenge_whose_values_ship_is_judged_by_them_before_round_4():
                     child = state.clone()
                     child.apply_action(a)
                     worth[a] = _learned_best(values, state, child, True)
-                best = max(worth.values(), key=lambda wp: (wp[1], wp[0]))
+                # The hints' ranking: the chance first, then the points.
+                best = max(worth.values())
                 assert d.played_value == pytest.approx(worth[action][1])
                 assert d.played_win_rate == pytest.approx(worth[action][0])
                 assert d.preferred_value == pytest.approx(best[1])
                 assert d.preferred_win_rate == pytest.approx(best[0])
+                assert d.cost == pytest.approx(100 * (best[0] - worth[action][0]))
                 if state.round >= 1:
                     alive += d.played_win_rate > 0
                     costly += d.cost > 1e-9
@@ -295,6 +297,39 @@ def test_a_challenge_whose_values_ship_is_judged_by_them_before_round_4():
     assert early != [(d.played_value, d.preferred_value) for d in futures.decisions if d.round < 4]
     late = [(d.played_value, d.preferred_value) for d in r.decisions if d.round >= 4]
     assert late == [(d.played_value, d.preferred_value) for d in futures.decisions if d.round >= 4]
+
+
+def test_in_a_challenge_the_review_prefers_the_hints_move():
+    """The hints rank a challenge's moves by the chance of completing it
+    first, the expected score only between equal chances; the review's
+    preferred move and its cost (the chance given away) follow them. Greedy
+    on Wrigley Field, seed 24: at its second decision (round 1) the move of
+    the best chance is not the move of the best expected score (the
+    control), and the review prefers the first."""
+    from solvers.games.c2c.review import review_game
+    from solvers.games.c2c.values import builtin_values
+
+    record, _ = played_game("Wrigley Field", 24)
+    r = review_game(record, time_limit=10)
+    assert r.judge == "learned" and r.cost_unit == "chance"
+    game = solvers.load_game("c2c", challenge="Wrigley Field")
+    values = builtin_values(game.map, game.challenge)
+    state = game.new_initial_state(seed=24)
+    moves = iter(record["moves"])
+    while state.is_chance_node() or state.round < 1:
+        state.apply_action(state.string_to_action(next(moves)))
+    assert r.decisions[1].round == 1 and r.decisions[1].played == next(moves)
+    worth = {}
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        worth[a] = _learned_best(values, state, child, True)
+    by_chance = max(worth.values())
+    by_points = max(worth.values(), key=lambda wp: (wp[1], wp[0]))
+    assert by_chance[0] > by_points[0] and by_chance[1] < by_points[1]
+    d = r.decisions[1]
+    assert (d.preferred_win_rate, d.preferred_value) == pytest.approx(by_chance)
+    assert d.cost == pytest.approx(100 * (by_chance[0] - d.played_win_rate))
 
 
 def test_the_judge_option(capsys, tmp_path):

@@ -25,9 +25,12 @@ luck on the player. The judge of the setup and rounds 1-3 is the player
   (:mod:`solvers.agents.c2c_pimc`: the same re-dealt futures for every
   legal move).
 
-With a challenge a move's worth is its expected rulebook score (the chance
-of completing it times the winning score, a lost challenge scoring 0),
-without one its expected final score. In rounds 4 and 5 both are exact
+With a challenge the move preferred is the one the player would make: the
+greatest chance of completing it, then the greatest expected rulebook
+score (the winning score times that chance, a lost challenge scoring 0);
+a decision's cost is the chance it gave away, in percentage points (ties
+in chance: none). Without a challenge the move preferred has the greatest
+expected final score, and the cost is the expected points given away. In rounds 4 and 5 both are exact
 instead (:func:`solvers.agents.c2c_online.exact_move_values`: every hand
 the unseen cards can make, each played as well as it can be).
 
@@ -72,6 +75,10 @@ class Decision:
 
     @property
     def cost(self) -> float:
+        """With a challenge the chance of completing it given away, in
+        percentage points; without one the expected points given away."""
+        if self.played_win_rate is not None and self.preferred_win_rate is not None:
+            return 100.0 * (self.preferred_win_rate - self.played_win_rate)
         return self.preferred_value - self.played_value
 
 
@@ -96,15 +103,22 @@ class Review:
     #: What judged the setup and rounds 1-3: ``"learned"`` or ``"futures"``.
     judge: str = "futures"
 
+    @property
+    def cost_unit(self) -> str:
+        """What a decision's cost counts: ``"chance"`` (percentage points of
+        completing the challenge) or ``"points"`` (expected points)."""
+        return "points" if self.challenge is None else "chance"
+
     def costliest(self, top: int) -> list[Decision]:
         """The ``top`` decisions that cost the most (ties: the earlier first)."""
-        ranked = sorted((d for d in self.decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))
+        ranked = sorted((d for d in self.decisions if d.cost > 1e-9),
+                        key=lambda d: (-d.cost, d.index))
         return ranked[:top]
 
     def as_dict(self, top: int = 5) -> dict[str, Any]:
         return {
             "challenge": self.challenge, "deal": self.deal, "score": self.score, "won": self.won,
-            "judge": self.judge,
+            "judge": self.judge, "cost_unit": self.cost_unit,
             "hindsight": {"status": self.hindsight_status, "score": self.hindsight_score,
                           "won": self.hindsight_won, "lost_in_round": self.lost_in_round,
                           "points_lost_by_round": self.points_lost},
@@ -178,7 +192,7 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
     hindsight solve. SolversError when the record is not a finished solo
     Coast to Coast game.
     """
-    from ...agents.c2c_online import EXACT_FROM, exact_move_values, learned_move_values
+    from ...agents.c2c_online import EXACT_FROM, end_key, exact_move_values, learned_move_values
     from ...agents.c2c_pimc import move_values
     from ...engine.positions import load_position
     from ...optimize.c2c import decisive_round, hindsight_by_round, hindsight_optimum, played_prefix
@@ -220,7 +234,8 @@ def review_game(record: Any, samples: int = 48, width: int = 24, seed: int = 0,
                     worth = {a: _expected(r, m, challenge)
                              for a, (r, m, _, _) in zip(legal, rows, strict=True)}
                     rate = {a: r for a, (r, _, _, _) in zip(legal, rows, strict=True)}
-                best = max(legal, key=lambda a: (worth[a], rate[a]))
+                # The player's own ranking (agents.c2c_online.end_key).
+                best = max(legal, key=lambda a: end_key(rate[a], worth[a], challenge))
                 decisions.append(Decision(
                     len(decisions), state.round, state.action_to_string(action),
                     state.action_to_string(best), worth[action], worth[best],
