@@ -30,9 +30,10 @@ greatest chance of completing it, then the greatest expected rulebook
 score (the winning score times that chance, a lost challenge scoring 0);
 a decision's cost is the chance it gave away, in percentage points (ties
 in chance: none). Without a challenge the move preferred has the greatest
-expected final score, and the cost is the expected points given away. In rounds 4 and 5 both are exact
-instead (:func:`solvers.agents.c2c_online.exact_move_values`: every hand
-the unseen cards can make, each played as well as it can be).
+expected final score, and the cost is the expected points given away. In
+rounds 4 and 5 both are exact instead
+(:func:`solvers.agents.c2c_online.exact_move_values`: every hand the
+unseen cards can make, each played as well as it can be).
 
     >>> import solvers
     >>> game = solvers.load_game("c2c", challenge="Empire State Building")
