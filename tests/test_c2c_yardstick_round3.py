@@ -22,7 +22,7 @@ from solvers.errors import SolversError
 from solvers.games.c2c.data import load_map
 from solvers.games.c2c.deal import shuffle_deals
 from solvers.games.c2c.review import round_ends as walked_ends
-from solvers.games.c2c.values import builtin_values, deal_hand
+from solvers.games.c2c.values import builtin_file, deal_hand
 from solvers.games.c2c.yardstick import RoundThreeJob, hand_seed, round_three_yardstick
 
 MAP = load_map()
@@ -116,7 +116,7 @@ def test_a_weak_player_loses_more_than_the_learned_one():
 def a_challenge_without_values() -> str:
     """A challenge card whose learned values the package does not ship
     (picked, not named: the shipped list grows)."""
-    return next(loc.name for loc in MAP.locations if builtin_values(MAP, loc.id) is None)
+    return next(loc.name for loc in MAP.locations if builtin_file(MAP, loc.id) is None)
 
 
 def test_bad_input_is_one_error():
