@@ -7,6 +7,7 @@ rounds against an independent walk over every end."""
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import numpy as np
@@ -133,11 +134,20 @@ def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path,
                 hidden=(8,), epochs=2, progress=stop)
     import os
     assert os.path.exists(stopped + ".ckpt.npz") and not os.path.exists(stopped)
+    # The first sitting's time as if it had lasted an hour: the record adds it.
+    with np.load(stopped + ".ckpt.npz") as f:
+        kept = {k: f[k] for k in f.files}
+    assert kept.pop("sittings") == 1 and 0 < kept.pop("seconds") < 3600
+    config = json.loads(str(kept.pop("config")))
+    V._write_checkpoint(stopped + ".ckpt.npz", config, {**kept, "seconds": np.array(3600.0),
+                                                        "sittings": np.array(1)})
     resumed = V.train(None, out=stopped, seed=0, positions=3, ends=2, player="mcts:iterations=20",
                       hidden=(8,), epochs=2, resume=True)
     for r in V.LEARNED:
         assert np.array_equal(values.values(r, sheets, 0xFFFF0), resumed.values(r, sheets, 0xFFFF0))
     assert not os.path.exists(stopped + ".ckpt.npz")
+    assert resumed.training["sittings"] == 2 and resumed.training["seconds"] >= 3600
+    assert values.training["sittings"] == 1 and values.training["seconds"] < 3600
     # a checkpoint of other settings is refused, not mixed in
     V._write_checkpoint(str(tmp_path / "x.npz.ckpt.npz"), {"seed": "other"}, {})
     with pytest.raises(SolversError, match="other settings"):

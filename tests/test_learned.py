@@ -208,10 +208,17 @@ def test_training_resumes_to_the_same_model(tmp_path):
         train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0,
               checkpoint_seconds=3600, progress=stop_after_two)
     assert ckpt.exists()           # written when the run stopped, not by the clock
+    # The first sitting's self-play as if it had lasted an hour: the record adds it.
+    with np.load(ckpt) as f:
+        kept = {k: f[k] for k in f.files}
+    assert int(kept["sittings"]) == 1 and 0 < float(kept["seconds"]) < 3600
+    np.savez_compressed(ckpt, **{**kept, "seconds": np.array(3600.0)})
     resumed = train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)
     whole = train(GAME, out=b, seed=8, games=3, iterations=15, eval_games=0)
     assert resumed.weights == whole.weights
     assert resumed.training["samples"] == whole.training["samples"]
+    assert resumed.training["sittings"] == 2 and resumed.training["self_play_seconds"] >= 3600
+    assert whole.training["sittings"] == 1 and whole.training["self_play_seconds"] < 3600
     ckpt.write_bytes(b"junk")
     with pytest.raises(SolversError, match="cannot resume"):
         train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)

@@ -29,7 +29,9 @@ same on any worker count and backend. Samples are kept in a checkpoint
 (``OUT.ckpt.npz``) about every ``checkpoint_seconds`` of wall time and when
 the run stops (Ctrl-C included), so ``resume=True`` goes on from there; a
 finished run leaves the model at ``OUT`` with its training command, seed,
-sizes and strength in it.
+sizes, strength and time in it (``self_play_seconds`` adds up the
+sittings of a resumed run, each to its last checkpoint; ``sittings``
+counts them).
 """
 
 from __future__ import annotations
@@ -146,20 +148,24 @@ class SelfPlayJob:
 
 def _self_play(config: TrainConfig, done: int, xs: list[np.ndarray], ys: list[np.ndarray],
                ckpt: Path, width: int, checkpoint_seconds: float,
-               progress: Callable[[str, int, int], None] | None, **where: Any) -> int:
+               progress: Callable[[str, int, int], None] | None, before: float = 0.0,
+               sittings: int = 1, **where: Any) -> int:
     """Play self-play games ``done`` to ``config.games - 1``, appending their
     samples to ``xs``/``ys`` in game order (games that finish early wait for
-    the ones before them); checkpoints as :func:`train` says. Returns the
-    games done."""
+    the ones before them); checkpoints as :func:`train` says (with the
+    self-play seconds of this sitting added to ``before``, the earlier
+    sittings'). Returns the games done."""
     from ..parallel import run_jobs
 
     waiting: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    saved_at, saved_done = _time.perf_counter(), done
+    start = saved_at = _time.perf_counter()
+    saved_done = done
 
     def save() -> None:
         nonlocal saved_at, saved_done
         if done > saved_done:
-            _save_checkpoint(ckpt, config, done, xs, ys, width)
+            _save_checkpoint(ckpt, config, done, xs, ys, width,
+                             before + _time.perf_counter() - start, sittings)
             saved_at, saved_done = _time.perf_counter(), done
 
     first = done
@@ -272,26 +278,33 @@ def _checkpoint_path(out: Path) -> Path:
     return out.with_name(out.name + ".ckpt.npz")
 
 
-def _load_checkpoint(path: Path, config: TrainConfig) -> tuple[int, list[np.ndarray], list[np.ndarray]]:
+def _load_checkpoint(path: Path, config: TrainConfig
+                     ) -> tuple[int, list[np.ndarray], list[np.ndarray], float, int]:
+    """The games done, their samples, and the self-play seconds and
+    sittings so far (0 and 0 in a checkpoint written before they were kept)."""
     try:
         with np.load(path, allow_pickle=False) as data:
             saved = json.loads(str(data["config"]))
             done = int(data["games_done"])
             x, y = data["x"], data["y"]
+            seconds = float(data["seconds"]) if "seconds" in data.files else 0.0
+            sittings = int(data["sittings"]) if "sittings" in data.files else 0
     except (OSError, ValueError, KeyError) as e:
         raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
     if saved != config.key():
         raise SolversError(f"cannot resume from {path}: it was made with {saved}, "
                            f"not {config.key()} (use the same options, or drop --resume)")
-    return done, [x], [y]
+    return done, [x], [y], seconds, sittings
 
 
 def _save_checkpoint(path: Path, config: TrainConfig, done: int, xs: list[np.ndarray],
-                     ys: list[np.ndarray], width: int) -> None:
+                     ys: list[np.ndarray], width: int, seconds: float = 0.0,
+                     sittings: int = 1) -> None:
     x = np.concatenate(xs) if xs else np.zeros((0, width), np.float32)
     y = np.concatenate(ys) if ys else np.zeros(0)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, config=json.dumps(config.key()), games_done=done, x=x, y=y)
+    np.savez_compressed(tmp, config=json.dumps(config.key()), games_done=done, x=x, y=y,
+                        seconds=seconds, sittings=sittings)
     tmp.replace(path)
 
 
@@ -348,16 +361,19 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     done = 0
+    before, sittings = 0.0, 0      # the self-play seconds and sittings of earlier runs
     if resume and ckpt.exists():
-        done, xs, ys = _load_checkpoint(ckpt, config)
+        done, xs, ys, before, sittings = _load_checkpoint(ckpt, config)
     elif not resume and ckpt.exists():
         ckpt.unlink()
+    sittings += 1
     start = _time.perf_counter()
     if progress is not None:
         progress("self-play", min(done, games), games)
     if done < games:
         done = _self_play(config, done, xs, ys, ckpt, info["num_features"], checkpoint_seconds,
-                          progress, workers=workers, backend=backend, address=address)
+                          progress, before=before, sittings=sittings, workers=workers,
+                          backend=backend, address=address)
     played = _time.perf_counter() - start
     x = np.concatenate(xs) if xs else np.zeros((0, info["num_features"]), np.float32)
     y = np.concatenate(ys) if ys else np.zeros(0)
@@ -386,7 +402,7 @@ def train(game_name: str, *, out: str | Path, seed: int = 0, games: int = 200, i
                   "seed": int(seed), "games": int(games), "iterations": int(iterations),
                   "samples": len(y), "features": int(info["num_features"]),
                   "log_loss": round(loss, 5),
-                  "self_play_seconds": round(played, 1),
+                  "self_play_seconds": round(before + played, 1), "sittings": sittings,
                   "fit_seconds": round(_time.perf_counter() - start - played, 1)},
         source=str(out))
     if hidden:

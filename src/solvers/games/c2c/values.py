@@ -685,9 +685,10 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     after round 3 one hand: there each hand costs the exact values of round
     4's ends). The samples of each boundary are kept in ``out``'s checkpoint
     (``OUT.ckpt.npz``) as they are made, so a stopped run goes on with
-    ``resume``; every random choice follows ``seed``, so the result does not
-    depend on the workers or the backend. ``progress(stage, done, total)``
-    follows the batches."""
+    ``resume`` (the record's ``seconds`` then add up the sittings, each to
+    its last checkpoint, and ``sittings`` counts them); every random choice
+    follows ``seed``, so the result does not depend on the workers or the
+    backend. ``progress(stage, done, total)`` follows the batches."""
     import time
 
     from ... import load_game
@@ -704,9 +705,17 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     done: dict[str, np.ndarray] = {}
     if resume:
         done = _read_checkpoint(ckpt, config)
+    # The sittings before this one: their time counts in the record (up to
+    # each one's last checkpoint), so a resumed file says what it cost.
+    before = float(done.pop("seconds", np.array(0.0)))
+    sittings = int(done.pop("sittings", np.array(0))) + 1
     batch = POSITIONS_A_JOB
     report: dict[str, Any] = {}
     start = time.perf_counter()
+
+    def save_checkpoint() -> None:
+        _write_checkpoint(ckpt, config, {**done, "sittings": np.array(sittings),
+                                         "seconds": np.array(before + time.perf_counter() - start)})
     for boundary in sorted(LEARNED, reverse=True):
         stage = f"after round {boundary}" if boundary else "after the setup"
         key = f"b{boundary}"
@@ -728,7 +737,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
             for f in FIELDS:
                 done[f"{key}j{todo[k]}_{f}"] = getattr(part, f)
             if (n + 1) % 8 == 0 or n + 1 == len(todo):
-                _write_checkpoint(ckpt, config, done)
+                save_checkpoint()
             if progress is not None:
                 progress(stage, len(parts), len(jobs))
         smp = Samples.join(parts[i] for i in range(len(jobs)))
@@ -747,7 +756,8 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     values.training = {"command": command, "seed": seed, "positions": positions, "ends": ends,
                        "hands": hands, "player": player, "hidden": list(hidden), "epochs": epochs,
                        "features": features.count, "fit": report,
-                       "seconds": round(time.perf_counter() - start, 1)}
+                       "seconds": round(before + time.perf_counter() - start, 1),
+                       "sittings": sittings}
     tmp = out + ".tmp"
     values.save(tmp)
     import os
