@@ -148,6 +148,11 @@ def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path,
     assert not os.path.exists(stopped + ".ckpt.npz")
     assert resumed.training["sittings"] == 2 and resumed.training["seconds"] >= 3600
     assert values.training["sittings"] == 1 and values.training["seconds"] < 3600
+    # a checkpoint whose time is not one number is one error, not a traceback
+    V._write_checkpoint(stopped + ".ckpt.npz", config, {**kept, "seconds": np.zeros(2)})
+    with pytest.raises(SolversError, match="cannot resume"):
+        V.train(None, out=stopped, seed=0, positions=3, ends=2, player="mcts:iterations=20",
+                hidden=(8,), epochs=2, resume=True)
     # a checkpoint of other settings is refused, not mixed in
     V._write_checkpoint(str(tmp_path / "x.npz.ckpt.npz"), {"seed": "other"}, {})
     with pytest.raises(SolversError, match="other settings"):

@@ -219,6 +219,9 @@ def test_training_resumes_to_the_same_model(tmp_path):
     assert resumed.training["samples"] == whole.training["samples"]
     assert resumed.training["sittings"] == 2 and resumed.training["self_play_seconds"] >= 3600
     assert whole.training["sittings"] == 1 and whole.training["self_play_seconds"] < 3600
+    np.savez_compressed(ckpt, **{**kept, "seconds": np.zeros(2)})    # its time not one number
+    with pytest.raises(SolversError, match="cannot resume"):
+        train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)
     ckpt.write_bytes(b"junk")
     with pytest.raises(SolversError, match="cannot resume"):
         train(GAME, out=a, seed=8, games=3, iterations=15, eval_games=0, resume=True)

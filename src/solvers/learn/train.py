@@ -289,7 +289,7 @@ def _load_checkpoint(path: Path, config: TrainConfig
             x, y = data["x"], data["y"]
             seconds = float(data["seconds"]) if "seconds" in data.files else 0.0
             sittings = int(data["sittings"]) if "sittings" in data.files else 0
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, TypeError) as e:
         raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
     if saved != config.key():
         raise SolversError(f"cannot resume from {path}: it was made with {saved}, "

@@ -707,8 +707,12 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
         done = _read_checkpoint(ckpt, config)
     # The sittings before this one: their time counts in the record (up to
     # each one's last checkpoint), so a resumed file says what it cost.
-    before = float(done.pop("seconds", np.array(0.0)))
-    sittings = int(done.pop("sittings", np.array(0))) + 1
+    try:
+        before = float(done.pop("seconds", np.array(0.0)))
+        sittings = int(done.pop("sittings", np.array(0))) + 1
+    except (TypeError, ValueError):
+        raise SolversError(f"cannot resume from {ckpt}: not a readable checkpoint "
+                           "(its time so far is not one number)") from None
     batch = POSITIONS_A_JOB
     report: dict[str, Any] = {}
     start = time.perf_counter()
