@@ -180,7 +180,14 @@ def test_stop_ends_one_decision(desktop, web_server, seats):
     wait(driver, "document.getElementById('thinking').classList.contains('on')", what="the AI")
     plies = js(driver, "return window.solversPlay.state.status.ply")
     driver.find_element("id", "stop").click()
-    wait(driver, f"window.solversPlay.lastGo && window.solversPlay.lastGo.stopped", what="the stopped go")
+    try:
+        wait(driver, "window.solversPlay.lastGo && window.solversPlay.lastGo.stopped",
+             what="the stopped go")
+    except AssertionError as e:    # a rare failure: say what the page saw
+        seen = js(driver, "return {lastGo: window.solversPlay.lastGo, "
+                          "ply: window.solversPlay.state.status.ply, "
+                          "thinking: document.getElementById('thinking').classList.contains('on')}")
+        raise AssertionError(f"{e}; the stop came at ply {plies}; the page now: {seen}") from None
     go = js(driver, "return window.solversPlay.lastGo")
     assert go.get("played") or go.get("action") is not None, go     # a move is played all the same
     # The second decision of the turn is searched again, not stopped at once.
