@@ -703,16 +703,12 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
               "feature_version": FEATURE_VERSION, "hands": hands}
     ckpt = out + ".ckpt.npz"
     done: dict[str, np.ndarray] = {}
-    if resume:
-        done = _read_checkpoint(ckpt, config)
     # The sittings before this one: their time counts in the record (up to
     # each one's last checkpoint), so a resumed file says what it cost.
-    try:
-        before = float(done.pop("seconds", np.array(0.0)))
-        sittings = int(done.pop("sittings", np.array(0))) + 1
-    except (TypeError, ValueError):
-        raise SolversError(f"cannot resume from {ckpt}: not a readable checkpoint "
-                           "(its time so far is not one number)") from None
+    before, sittings = 0.0, 1
+    if resume:
+        done, before, earlier = _read_checkpoint(ckpt, config)
+        sittings += earlier
     batch = POSITIONS_A_JOB
     report: dict[str, Any] = {}
     start = time.perf_counter()
@@ -790,21 +786,27 @@ def _write_checkpoint(path: str, config: dict[str, Any], arrays: dict[str, np.nd
     os.replace(tmp, path)
 
 
-def _read_checkpoint(path: str, config: dict[str, Any]) -> dict[str, np.ndarray]:
+def _read_checkpoint(path: str, config: dict[str, Any]
+                     ) -> tuple[dict[str, np.ndarray], float, int]:
+    """The samples of a checkpoint, and the seconds and sittings of the
+    runs that made it (none: empty, 0 and 0; so in a checkpoint written
+    before they were kept)."""
     import os
 
     if not os.path.exists(path):
-        return {}
+        return {}, 0.0, 0
     try:
         with np.load(path, allow_pickle=False) as f:
             saved = json.loads(str(f["config"]))
             arrays = {k: f[k] for k in f.files if k != "config"}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        seconds = float(arrays.pop("seconds", 0.0))
+        sittings = int(arrays.pop("sittings", 0))
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
         raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
     if saved != json.loads(json.dumps(config, sort_keys=True)):
         raise SolversError(f"cannot resume from {path}: it was made with other settings "
                            "(use the same options, or drop --resume)")
-    return arrays
+    return arrays, seconds, sittings
 
 
 def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
