@@ -361,3 +361,40 @@ def test_the_rounds_memo_plays_as_a_fresh_agent_would(tiny_values):
             assert move == solvers.load_agent("online", game, seed=seed, **spec).step(s)
             s.apply_action(move)
     assert hits > 10      # control: later decisions of a round were served by the memo
+
+
+def test_inference_runs_blas_on_one_thread_and_gives_the_rest_back():
+    """The learned values' products run with one BLAS thread (a threaded
+    BLAS spins on a second core after each small product, time a search
+    needs); the caller's thread count is back afterwards; the values are
+    those of the same products with every thread."""
+    import threadpoolctl
+
+    game = solvers.load_game("c2c")
+    values = V.builtin_values(game.map, None)
+    seen = []
+    predict = V.ValueNet.predict
+
+    def spy(net, x):
+        seen.append(max(i["num_threads"] for i in threadpoolctl.threadpool_info()
+                        if i["user_api"] == "blas"))
+        return predict(net, x)
+
+    state = _positions(game, rounds=(2,), seeds=(5,))[0]
+    ends = [e for e, _ in state.round_ends()]
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        V.ValueNet.predict = spy      # restored below, whatever happens
+        try:
+            got = values.of_round(state, ends)
+        finally:
+            V.ValueNet.predict = predict
+        after = max(i["num_threads"] for i in threadpoolctl.threadpool_info()
+                    if i["user_api"] == "blas")
+        net = values.nets[2]
+        a = np.array(ends, np.uint32)
+        x = values.features(a[:, 0], a[:, 1], a[:, 2],
+                            np.full(len(a), V.unseen_cards(state), np.uint32))
+        threaded = net.predict(x)
+    assert seen == [1]
+    assert after == 2          # control: two threads asked, two outside the values
+    assert np.allclose([p for _, p in got], threaded[:, 1], atol=1e-3)

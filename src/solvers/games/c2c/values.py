@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import SolversError
-from ...learn.net import adam_fit, forward, fresh_layers
+from ...learn.net import adam_fit, forward, fresh_layers, one_blas_thread
 
 #: Rounds of a solo game: 0 is the setup, 1..5 the rounds.
 LAST_ROUND = 5
@@ -512,8 +512,9 @@ class SheetValues:
         if net is None:
             raise SolversError(f"no learned value after round {boundary}")
         a = np.array(sheets, dtype=np.uint32).reshape(-1, 3)
-        x = self.features(a[:, 0], a[:, 1], a[:, 2], np.full(len(a), unseen, np.uint32))
-        out = net.predict(x)
+        with one_blas_thread():
+            x = self.features(a[:, 0], a[:, 1], a[:, 2], np.full(len(a), unseen, np.uint32))
+            out = net.predict(x)
         if self.challenge is None:
             out[:, 0] = 1.0
         else:
