@@ -34,8 +34,11 @@ def one_blas_thread() -> AbstractContextManager[Any]:
     BLAS gains nothing there, and its workers go on spinning for a while
     after each product, taking a second core's time from the search (or
     from another worker) that follows. Measured on the solo Coast to Coast
-    player: its CPU time a decision fell from 11.0 to 6.8 ms, the same
+    player: its CPU time a decision fell from 11.0 to 6.9 ms, the same
     moves played (docs/learning.md). Training keeps every thread.
+    OpenBLAS's count is one setting of the whole process: threadpoolctl
+    (3.8) lets the first thread that sets it keep it, so in the other
+    threads of a process this context leaves it as it is.
     """
     global _controller
     from threadpoolctl import ThreadpoolController
