@@ -56,7 +56,7 @@ def strong_online(challenge: bool) -> str:
 #: The solo challenge player where the package ships learned values for
 #: the challenge. Each file was measured before it shipped, on 200
 #: shuffles (seed 0) and 1,000 others (seed 12345): on the 200 the learned
-#: player won as many as the strong search or more, at 2-3 ms a decision
+#: player won as many as the strong search or more, at 1-3 ms a decision
 #: against about 50 (docs/learning.md, "The value files that ship").
 LEARNED_ONLINE = "online:early=report,learned=4"
 
