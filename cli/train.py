@@ -74,7 +74,11 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
               metavar="K", help="Play setting saved in the model: rollouts stop after K actions "
                                 "and the model values the position there (0: to the end).")
 @click.option("--resume", is_flag=True,
-              help="Go on from the checkpoint FILE.ckpt.npz a stopped run left.")
+              help="Go on from the checkpoint FILE.ckpt.npz a stopped run left (solo "
+                   "values: or one of fewer or more --games, whose round-3 samples it keeps).")
+@click.option("--keep-checkpoint", is_flag=True,
+              help="Solo values: leave FILE.ckpt.npz when done, so that a later run with "
+                   "more --games and --resume grows from its samples.")
 @click.option("--challenge", metavar="NAME",
               help="Solo Coast to Coast: train the values of this challenge card.")
 @click.option("--player", metavar="SPEC",
@@ -98,7 +102,7 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 @click.option("--json", "as_json", is_flag=True, help="Print the model's record as JSON.")
 def train(game_name: str, out_path: str | None, seed: int, games: int, iterations: int | None,
           players: int | None, eval_games: int, mix: float, rollout_plies: int, resume: bool,
-          challenge: str | None, player: str | None, hands: int | None,
+          keep_checkpoint: bool, challenge: str | None, player: str | None, hands: int | None,
           self_play_model: str | None, hidden: str | None, workers: int | None,
           as_json: bool) -> None:
     """Train a learned evaluation for GAME by self-play.
@@ -131,7 +135,8 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
     if challenge is not None and (seats != 1 or info.solo_trainer is None):
         raise SolversError("--challenge: only solo values of a game with a challenge card are "
                            "trained with one (solve train c2c --challenge NAME)")
-    for flag, given in (("--hands", hands), ("--player", player)):
+    for flag, given in (("--hands", hands), ("--player", player),
+                        ("--keep-checkpoint", keep_checkpoint or None)):
         if given is not None and (seats != 1 or info.solo_trainer is None):
             raise SolversError(f"{flag}: only solo values take it (solve train c2c {flag} ...)")
     widths = _widths(hidden)
@@ -142,7 +147,7 @@ def train(game_name: str, out_path: str | None, seed: int, games: int, iteration
                            "(solve train c2c --player 'online:learned=4,values=FILE')")
     if seats == 1 and info.solo_trainer is not None:
         _train_solo(name, info.solo_trainer, out_path, seed, games, iterations, workers, resume,
-                    challenge, hands or 1, player, as_json)
+                    challenge, hands or 1, player, as_json, keep_checkpoint)
         return
     iterations = iterations or 300
     if out_path is None:
@@ -190,7 +195,7 @@ def _widths(hidden: str | None) -> tuple[int, ...]:
 
 def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games: int,
                 iterations: int | None, workers: int | None, resume: bool, challenge: str | None,
-                hands: int, player: str | None, as_json: bool) -> None:
+                hands: int, player: str | None, as_json: bool, keep_checkpoint: bool) -> None:
     """The record's solo trainer (solvers.games.c2c.values.train_solo for c2c)."""
     from solvers.parallel import default_workers
     from solvers.registry import load_object
@@ -204,7 +209,8 @@ def _train_solo(name: str, trainer: str, out_path: str | None, seed: int, games:
         summary = load_object(trainer)(options, out=out_path, seed=seed, games=games,
                                      workers=workers or default_workers(), resume=resume,
                                      command=command, progress=advance,
-                                     iterations=iterations, hands=hands, player=player)
+                                     iterations=iterations, hands=hands, player=player,
+                                     keep_checkpoint=keep_checkpoint)
     if as_json:
         print_json(summary)
         return

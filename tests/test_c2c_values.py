@@ -163,6 +163,39 @@ def test_training_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path,
     assert not np.array_equal(values.values(3, sheets, 0xFFFF0), third.values(3, sheets, 0xFFFF0))
 
 
+def test_a_run_with_more_positions_grows_from_a_kept_checkpoint(tmp_path, monkeypatch):
+    """--keep-checkpoint leaves a finished run's samples; a run with more
+    positions resumed from it makes again only what it cannot share (the
+    round-3 jobs cut otherwise, every later boundary) and ends with the
+    values of a run made from nothing; a checkpoint of other settings is
+    still refused."""
+    import os
+
+    monkeypatch.setattr(V, "POSITIONS_A_JOB", 2)   # jobs of 2: [0, 2) is shared, [2, 3) not
+    made = []
+    real = V.run_sample_job
+    monkeypatch.setattr(V, "run_sample_job", lambda job: made.append(job.boundary) or real(job))
+    small = str(tmp_path / "grow.npz")
+    opts = {"seed": 0, "ends": 2, "player": "mcts:iterations=20", "hidden": (8,), "epochs": 2}
+    V.train(None, out=small, positions=3, keep_checkpoint=True, **opts)
+    assert os.path.exists(small) and os.path.exists(small + ".ckpt.npz")
+    made.clear()
+    grown = V.train(None, out=small, positions=5, resume=True, **opts)
+    assert sorted(made) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3]      # round 3: 2 jobs of 3
+    assert grown.training["grown_from"] == 3 and grown.training["sittings"] == 2
+    assert not os.path.exists(small + ".ckpt.npz")
+    made.clear()
+    fresh = V.train(None, out=str(tmp_path / "fresh.npz"), positions=5, **opts)
+    assert sorted(made).count(3) == 3 and "grown_from" not in fresh.training    # control
+    sheets = [(7, 8, 0), (0b111000, 1, 0b1000)]
+    for r in V.LEARNED:
+        assert np.array_equal(grown.values(r, sheets, 0xFFFF0), fresh.values(r, sheets, 0xFFFF0))
+    # other settings than the positions: refused, as before
+    V.train(None, out=small, positions=3, keep_checkpoint=True, **opts)
+    with pytest.raises(SolversError, match="other settings"):
+        V.train(None, out=small, positions=5, resume=True, **{**opts, "ends": 3})
+
+
 def test_the_file_round_trips_and_bad_files_are_one_error(tmp_path, tiny_values):
     path, values = tiny_values
     m = solvers.load_game("c2c").map

@@ -677,6 +677,7 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
           ends: int = 6, player: str = POSITION_PLAYER, hidden: tuple[int, ...] = (128, 64),
           epochs: int = 40, workers: int | None = 1, backend: str = "local",
           resume: bool = False, command: str = "", hands: int = 1,
+          keep_checkpoint: bool = False,
           progress: Callable[[str, int, int], None] | None = None) -> SheetValues:
     """Fit the values after rounds 3, 2, 1 and the setup, in that order
     (the module docstring), and save them at ``out``. Each boundary plays
@@ -689,7 +690,12 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     ``resume`` (the record's ``seconds`` then add up the sittings, each to
     its last checkpoint, and ``sittings`` counts them); every random choice
     follows ``seed``, so the result does not depend on the workers or the
-    backend. ``progress(stage, done, total)`` follows the batches."""
+    backend. A checkpoint of other ``positions`` (the same settings
+    otherwise) gives ``resume`` the samples after round 3 of the positions
+    both share, the dearest part of a run (each of their targets values a
+    round's ends exactly): with ``keep_checkpoint`` a finished run leaves
+    its checkpoint, so that a later run with more positions grows from it.
+    ``progress(stage, done, total)`` follows the batches."""
     import time
 
     from ... import load_game
@@ -706,9 +712,9 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
     done: dict[str, np.ndarray] = {}
     # The sittings before this one: their time counts in the record (up to
     # each one's last checkpoint), so a resumed file says what it cost.
-    before, sittings = 0.0, 1
+    before, sittings, grown_from = 0.0, 1, 0
     if resume:
-        done, before, earlier = _read_checkpoint(ckpt, config)
+        done, before, earlier, grown_from = _read_checkpoint(ckpt, config)
         sittings += earlier
     batch = POSITIONS_A_JOB
     report: dict[str, Any] = {}
@@ -716,7 +722,8 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
 
     def save_checkpoint() -> None:
         _write_checkpoint(ckpt, config, {**done, "sittings": np.array(sittings),
-                                         "seconds": np.array(before + time.perf_counter() - start)})
+                                         "seconds": np.array(before + time.perf_counter() - start),
+                                         "grown_from": np.array(grown_from)})
     for boundary in sorted(LEARNED, reverse=True):
         stage = f"after round {boundary}" if boundary else "after the setup"
         key = f"b{boundary}"
@@ -759,12 +766,16 @@ def train(challenge: int | None, *, out: str, seed: int = 0, positions: int = 40
                        "features": features.count, "fit": report,
                        "seconds": round(before + time.perf_counter() - start, 1),
                        "sittings": sittings}
+    if grown_from:
+        values.training["grown_from"] = grown_from
     tmp = out + ".tmp"
     values.save(tmp)
     import os
 
     os.replace(tmp, out)
-    if os.path.exists(ckpt):
+    if keep_checkpoint:
+        save_checkpoint()
+    elif os.path.exists(ckpt):
         os.unlink(ckpt)
     return values
 
@@ -788,33 +799,58 @@ def _write_checkpoint(path: str, config: dict[str, Any], arrays: dict[str, np.nd
 
 
 def _read_checkpoint(path: str, config: dict[str, Any]
-                     ) -> tuple[dict[str, np.ndarray], float, int]:
-    """The samples of a checkpoint, and the seconds and sittings of the
-    runs that made it (none: empty, 0 and 0; so in a checkpoint written
-    before they were kept)."""
+                     ) -> tuple[dict[str, np.ndarray], float, int, int]:
+    """The samples of a checkpoint, the seconds and sittings of the runs
+    that made it (none: empty, 0 and 0; so in a checkpoint written before
+    they were kept), and the positions of the run it grew from (0: none;
+    the checkpoint's own if they are not ``config``'s, see
+    :func:`_first_samples`)."""
     import os
 
     if not os.path.exists(path):
-        return {}, 0.0, 0
+        return {}, 0.0, 0, 0
     try:
         with np.load(path, allow_pickle=False) as f:
             saved = json.loads(str(f["config"]))
             arrays = {k: f[k] for k in f.files if k != "config"}
         seconds = float(arrays.pop("seconds", 0.0))
         sittings = int(arrays.pop("sittings", 0))
+        grown_from = int(arrays.pop("grown_from", 0))
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
         raise SolversError(f"cannot resume from {path}: not a readable checkpoint ({e})") from None
-    if saved != json.loads(json.dumps(config, sort_keys=True)):
-        raise SolversError(f"cannot resume from {path}: it was made with other settings "
-                           "(use the same options, or drop --resume)")
-    return arrays, seconds, sittings
+    wanted = json.loads(json.dumps(config, sort_keys=True))
+    if saved != wanted:
+        if not isinstance(saved, dict) or {**saved, "positions": None} != \
+                {**wanted, "positions": None}:
+            raise SolversError(f"cannot resume from {path}: it was made with other settings "
+                               "(use the same options, or drop --resume)")
+        made = saved.get("positions")
+        if not isinstance(made, int) or made < 1:
+            raise SolversError(f"cannot resume from {path}: its positions are not a count")
+        arrays, grown_from = _first_samples(arrays, made, wanted["positions"]), made
+    return arrays, seconds, sittings, grown_from
+
+
+def _first_samples(arrays: dict[str, np.ndarray], made: int, wanted: int
+                   ) -> dict[str, np.ndarray]:
+    """Of a checkpoint made with ``made`` positions a boundary, what a run
+    of ``wanted`` can keep: the first boundary's jobs (after round 3, whose
+    targets use no learned value) that both runs cut alike. Every job's
+    games follow the seed and its index alone, so those samples are the
+    ones this run would make; the later boundaries' samples were valued by
+    a fit of other samples, and are made again."""
+    batch, key = POSITIONS_A_JOB, f"b{max(LEARNED)}"
+    same = [i for i in range(0, min(made, wanted), batch)
+            if min(batch, made - i) == min(batch, wanted - i)]
+    keep = {f"{key}j{i // batch}_{f}" for i in same for f in FIELDS}
+    return {k: v for k, v in arrays.items() if k in keep}
 
 
 def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, games: int,
                workers: int | None = 1, resume: bool = False, command: str = "",
                progress: Callable[[str, int, int], None] | None = None,
                iterations: int | None = None, hands: int = 1,
-               player: str | None = None) -> dict[str, Any]:
+               player: str | None = None, keep_checkpoint: bool = False) -> dict[str, Any]:
     """``solve train c2c`` with one seat (the registry's ``solo_trainer``):
     :func:`train` with ``games`` positions a boundary, played by
     ``mcts:iterations=ITERATIONS`` (default: :data:`POSITION_PLAYER`) or by
@@ -843,6 +879,6 @@ def train_solo(game_options: dict[str, Any], *, out: str | None, seed: int, game
         load_agent(kind, game, seed=0, **options)        # a bad spec: one error, now
     values = train(challenge, out=path, seed=seed, positions=games, player=player,
                    workers=workers, resume=resume, command=command, progress=progress,
-                   hands=hands)
+                   hands=hands, keep_checkpoint=keep_checkpoint)
     return {"file": path, "challenge": None if challenge is None
             else game.map.locations[challenge].name, **values.training}
