@@ -246,3 +246,86 @@ def _score(circled, exact):
     ref.sheets[0].circled = {i for i in range(32) if circled >> i & 1}
     ref.sheets[0].exact = {i for i in range(32) if exact >> i & 1}
     return ref.scores()[0]
+
+
+@pytest.mark.parametrize("challenge", [None, "Wrigley Field", "Cedar Point"])
+def test_the_two_last_round_algorithms_agree_on_every_end(challenge):
+    """last_round_value has two algorithms: the tables of every way to
+    circle (the default) and a memoised search of each hand's circles (the
+    brute-force test above checks the default on whole positions). On every
+    end of round 4 of seeded games, and on sheets with a circle taken away
+    (so that crossing off a circled location, the tables' other case, comes
+    up), both give the same numbers, to the last bit; the control: the
+    values differ between sheets, so agreeing is not a given."""
+    from solvers.games.c2c.values import unseen_cards
+
+    game = solvers.load_game("c2c", challenge=challenge)
+    checked, values, circled_cards, positions = 0, set(), 0, 0
+    for seed in range(20):
+        state = game.new_initial_state(seed=seed)
+        agent = solvers.load_agent("online", game, early="report", learned=4, seed=seed)
+        while not (state.round == 4 and not state.is_chance_node()):
+            state.apply_action(state.seeded_outcome() if state.is_chance_node()
+                               else agent.step(state))
+        unseen = unseen_cards(state)
+        ends = [e for e, _ in state.round_ends()]
+        if challenge is not None:       # the ends that may still complete it
+            ends = [e for e in ends if state.last_round_value(e, unseen)[0] > 0]
+            if not ends:
+                continue
+        positions += 1
+        if positions > 3:
+            break
+        for circled, crossed, exact in ends[:40]:
+            for sheet in ((circled, crossed, exact),
+                          (circled & ~(circled & -circled), crossed, exact)):
+                table = state.last_round_value(sheet, unseen, method="table")
+                assert table == state.last_round_value(sheet, unseen, method="memo"), sheet
+                assert table == state.last_round_value(sheet, unseen)
+                values.add(table)
+                circled_cards += bool(sheet[0] & unseen)
+                checked += 1
+    assert checked >= 60 and circled_cards > 10 and len(values) > 20
+
+
+def test_the_tables_leave_a_deck_of_more_than_sixteen_cards_to_the_search():
+    """Over 16 unseen cards the tables decline (None) and the default is the
+    memoised search's answer."""
+    state = solvers.load_game("c2c").new_initial_state(seed=2)
+    state.apply_seeded_chance()
+    state.apply_action(state.legal_actions()[0])          # the setup: 3 circles
+    assert bin(_unseen_mask(state)).count("1") > 16
+    assert state.last_round_value(None, method="table") is None
+    assert state.last_round_value(None) == state.last_round_value(None, method="memo")
+    with pytest.raises(SolversError, match="method"):
+        state.last_round_value(None, method="fast")
+
+
+def test_the_tables_leave_a_map_whose_runs_are_not_convex_to_the_search(tmp_path):
+    """The tables bound a cross off of a circled card by what its circle is
+    worth now, which holds when a run's points grow by at least as much
+    with each circle (1, 3, 6, 10, ...). On a map whose runs pay less per
+    circle as they grow they decline (None), and the default is the
+    memoised search's answer; the control: the printed map's positions are
+    taken by the tables."""
+    import json
+
+    from solvers.games.c2c.data import load_map
+    from solvers.games.c2c.values import unseen_cards
+
+    raw = solvers.load_game("c2c").map.to_json()
+    raw["highway_points"] = [0, 6, 8, 9, 10, 11, 12, 13, 14, 15]
+    (tmp_path / "concave.json").write_text(json.dumps(raw))
+    for m, taken in ((load_map(str(tmp_path / "concave.json")), False), (None, True)):
+        game = solvers.load_game("c2c", map=m) if m is not None else solvers.load_game("c2c")
+        state = game.new_initial_state(seed=4)
+        agent = solvers.load_agent("mcts", game, iterations=50, seed=4)
+        while not (state.round == 4 and not state.is_chance_node()):
+            state.apply_action(state.seeded_outcome() if state.is_chance_node()
+                               else agent.step(state))
+        unseen = unseen_cards(state)
+        for end, _ in state.round_ends()[:10]:
+            table = state.last_round_value(end, unseen, method="table")
+            assert (table is not None) == taken
+            assert state.last_round_value(end, unseen) == \
+                state.last_round_value(end, unseen, method="memo")

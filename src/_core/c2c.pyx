@@ -56,7 +56,14 @@ cdef extern from *:
     """
     static inline int c2c_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int c2c_ctz32(unsigned int x) { return __builtin_ctz(x); }
-    static inline int c2c_popcount(unsigned int x) { return __builtin_popcount(x); }
+    /* Bits set in x, by adding neighbouring bit fields (the wheels are built
+       without -mpopcnt, where __builtin_popcount is a library call). */
+    static inline int c2c_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)((x * 0x01010101u) >> 24);
+    }
     static inline int c2c_read_flag(const unsigned char *p) { return *(const volatile unsigned char *)p; }
     """
     int c2c_ctz64(unsigned long long x) nogil
@@ -1807,13 +1814,16 @@ cdef class CoastKernelState:
             memo_free(&M)
         return out
 
-    def last_round_value(self, sheet, unseen=None) -> tuple:
+    def last_round_value(self, sheet, unseen=None, method="auto") -> tuple:
         """The exact expectation of the last round from ``sheet`` (``(circled,
         crossed, exact)`` masks; default: the player's own) over every hand of
         4 cards from ``unseen`` (a mask; default: the cards this solo player
         has not seen): ``(chance of completing the challenge, mean final
         points)``, a lost challenge scoring none, playing each hand as well
         as it can be played (a win first). Without a challenge the chance is 1.
+        ``method`` picks the algorithm, for tests: ``"auto"`` (tables, else
+        the memoised search), ``"memo"`` or ``"table"`` (None where the
+        tables cannot: more than 16 cards, or a sheet with too many ways).
 
             >>> import solvers
             >>> state = solvers.load_game("c2c").new_initial_state(seed=2)
@@ -1834,14 +1844,22 @@ cdef class CoastKernelState:
         cdef double win, score
         cdef uint32_t req = self.P.required
         cdef Memo M
+        cdef int how = {"auto": 0, "memo": 1, "table": 2}.get(method, -1), failed = 0
+        if how < 0:
+            raise SolversError(f"method should be 'auto', 'memo' or 'table', not {method!r}")
         try:
             if memo_alloc(&M, 14) < 0:
                 raise MemoryError()
             with nogil:
-                last_round_mean(self.P, &M, sh, u, req, &win, &score)
+                if how == 0:
+                    last_round_mean(self.P, &M, sh, u, req, &win, &score)
+                elif how == 1:
+                    last_round_memo(self.P, &M, sh, u, req, &win, &score)
+                else:
+                    failed = last_round_table(self.P, &M, sh, u, req, &win, &score)
         finally:
             memo_free(&M)
-        return win, score
+        return None if failed else (win, score)
 
     def _search_returns(self) -> list:
         """``GameDef.returns``: the search utility (see :func:`c2c_returns`)."""

@@ -207,21 +207,39 @@ cdef struct MemoSlot:
     uint32_t best          # the circles of a best end
 
 
+cdef struct Assign:
+    # One way to play the last round's circles on a sheet: the locations
+    # circled, the cards that circle them (a mask of indices into the deck
+    # of unseen cards) and the sheet's value then (won * 65536 + points).
+    int32_t value
+    uint32_t locs
+    uint32_t cards
+
+
 cdef struct Memo:
     MemoSlot *slots
     uint32_t mask
     uint32_t gen
     int used
     int full               # set when an evaluation ran out of slots
+    Assign *ways           # scratch of the table path (last_round_table)
+    int ways_cap
+
+
+cdef enum:
+    WAYS_CAP = 1 << 16     # ways of one sheet's last round, at most (else the memo path)
+    TABLE_MAX_CARDS = 16   # unseen cards the table path takes, at most (C(16, 4) = 1820 hands)
 
 
 cdef int memo_alloc(Memo *M, int log2) noexcept nogil:
     M.mask = (1u << log2) - 1
     M.slots = <MemoSlot *> malloc((M.mask + 1) * sizeof(MemoSlot))
+    M.ways = <Assign *> malloc(WAYS_CAP * sizeof(Assign))
+    M.ways_cap = WAYS_CAP
     M.gen = 0
     M.used = 0
     M.full = 0
-    if M.slots == NULL:
+    if M.slots == NULL or M.ways == NULL:
         return -1
     memset(M.slots, 0, (M.mask + 1) * sizeof(MemoSlot))
     return 0
@@ -229,7 +247,9 @@ cdef int memo_alloc(Memo *M, int log2) noexcept nogil:
 
 cdef void memo_free(Memo *M) noexcept nogil:
     c_free(M.slots)
+    c_free(M.ways)
     M.slots = NULL
+    M.ways = NULL
 
 
 cdef inline void memo_next(Memo *M) noexcept nogil:
@@ -378,7 +398,346 @@ cdef void last_round_mean(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
     equally likely), of the best end of the last round from ``s``: the
     chance of a win and the final points, a lost challenge scoring none
     (each hand's end chosen for a win first, then its points). Fewer than
-    4 unseen cards: the sheet's own.
+    4 unseen cards: the sheet's own. By :func:`last_round_table`, or where
+    it cannot (too many cards or ways) by :func:`last_round_memo`; both
+    give the same numbers."""
+    if last_round_table(P, M, s, unseen, required, win, score) != 0:
+        last_round_memo(P, M, s, unseen, required, win, score)
+
+
+cdef inline int comb2(int a, int b) noexcept nogil:
+    """The rank of the pair a < b among pairs of 0, 1, 2, ... (colex order)."""
+    return ((b * (b - 1)) >> 1) + a
+
+
+cdef int32_t CH3[33]
+cdef int32_t CH4[33]
+cdef int _k
+for _k in range(33):
+    CH3[_k] = _k * (_k - 1) * (_k - 2) // 6
+    CH4[_k] = _k * (_k - 1) * (_k - 2) * (_k - 3) // 24
+
+
+cdef inline int comb3(int a, int b, int c) noexcept nogil:
+    return CH3[c] + ((b * (b - 1)) >> 1) + a
+
+
+cdef inline int comb4(int a, int b, int c, int d) noexcept nogil:
+    return CH4[d] + CH3[c] + ((b * (b - 1)) >> 1) + a
+
+
+cdef int add_ways(const C2CParams *P, uint32_t circled, uint32_t exact, uint32_t required,
+                  uint32_t m, const int *locs, int k, const uint32_t *dm, const int8_t *deck,
+                  Assign *out, int count, int cap) noexcept nogil:
+    """Append to ``out`` (``count`` so far) every assignment of distinct
+    cards to the ``k`` locations ``locs`` (mask ``m``) added to the sheet:
+    ``dm[l]`` the deck indices of the cards that match location l. The new
+    count, or -1 past ``cap``."""
+    # Only the sheet's own exact matches count: a new circle's is the card's.
+    cdef int32_t sv = won_bonus(circled | m, required) \
+        + sheet_score(P, circled | m, exact & circled).total
+    cdef int32_t ex = P.exact_points
+    cdef uint32_t ma, mb, mc
+    cdef int a, b, c
+    ma = dm[locs[0]]
+    while ma:
+        a = c2c_ctz32(ma)
+        ma &= ma - 1
+        if k == 1:
+            if count >= cap:
+                return -1
+            out[count].value = sv + (ex if deck[a] == locs[0] else 0)
+            out[count].locs, out[count].cards = m, bit(a)
+            count += 1
+            continue
+        mb = dm[locs[1]] & ~bit(a)
+        while mb:
+            b = c2c_ctz32(mb)
+            mb &= mb - 1
+            if k == 2:
+                if count >= cap:
+                    return -1
+                out[count].value = sv + (ex if deck[a] == locs[0] else 0) \
+                    + (ex if deck[b] == locs[1] else 0)
+                out[count].locs, out[count].cards = m, bit(a) | bit(b)
+                count += 1
+                continue
+            mc = dm[locs[2]] & ~bit(a) & ~bit(b)
+            while mc:
+                c = c2c_ctz32(mc)
+                mc &= mc - 1
+                if count >= cap:
+                    return -1
+                out[count].value = sv + (ex if deck[a] == locs[0] else 0) \
+                    + (ex if deck[b] == locs[1] else 0) + (ex if deck[c] == locs[2] else 0)
+                out[count].locs, out[count].cards = m, bit(a) | bit(b) | bit(c)
+                count += 1
+    return count
+
+
+cdef int sheet_ways(const C2CParams *P, uint32_t circled, uint32_t crossed, uint32_t exact,
+                    uint32_t required, const uint32_t *dm, const int8_t *deck, Assign *out,
+                    int count, int cap) noexcept nogil:
+    """Append to ``out`` every way the last round can circle on the sheet:
+    each set of one to three locations some order of which keeps every
+    circle joined to the itinerary (the compulsory rule only removes ends,
+    and a circle never lowers the points: see memo_circles), with every
+    assignment of distinct matching cards to it. Each set is met once, in
+    its greedy order (at each step the lowest of its locations then
+    joined), which exists for every such set. The new count, or -1 past
+    ``cap``."""
+    cdef uint32_t can = 0, r0, r1, r2, w1, w2, w3, m1, m2
+    cdef int l, l1, l2, l3
+    cdef int locs[3]
+    for l in range(32):
+        if dm[l]:
+            can |= bit(l)
+    r0 = room_of(P, circled, crossed) & can
+    w1 = r0
+    while w1:
+        l1 = c2c_ctz32(w1)
+        w1 &= w1 - 1
+        m1 = bit(l1)
+        locs[0] = l1
+        count = add_ways(P, circled, exact, required, m1, locs, 1, dm, deck, out, count, cap)
+        if count < 0:
+            return -1
+        r1 = (r0 | (P.neighbours[l1] & can)) & ~(circled | m1) & ~crossed
+        w2 = r1
+        while w2:
+            l2 = c2c_ctz32(w2)
+            w2 &= w2 - 1
+            if r0 >> l2 & 1 and l2 < l1:        # not the greedy order of {l1, l2}
+                continue
+            m2 = m1 | bit(l2)
+            locs[1] = l2
+            count = add_ways(P, circled, exact, required, m2, locs, 2, dm, deck, out, count, cap)
+            if count < 0:
+                return -1
+            r2 = (r1 | (P.neighbours[l2] & can)) & ~(circled | m2) & ~crossed
+            w3 = r2
+            while w3:
+                l3 = c2c_ctz32(w3)
+                w3 &= w3 - 1
+                if (r0 >> l3 & 1 and l3 < l1) or (r1 >> l3 & 1 and l3 < l2):
+                    continue
+                locs[2] = l3
+                count = add_ways(P, circled, exact, required, m2 | bit(l3), locs, 3, dm, deck,
+                                 out, count, cap)
+                if count < 0:
+                    return -1
+    return count
+
+
+cdef enum:
+    ENTRIES = TABLE_MAX_CARDS + 120 + 560     # one card, two, three (16 cards at most)
+
+
+cdef inline int entry_of(uint32_t cards) noexcept nogil:
+    """The table entry of a set of one to three deck indices."""
+    cdef int a = c2c_ctz32(cards), b
+    cards &= cards - 1
+    if not cards:
+        return a
+    b = c2c_ctz32(cards)
+    cards &= cards - 1
+    if not cards:
+        return TABLE_MAX_CARDS + comb2(a, b)
+    return TABLE_MAX_CARDS + 120 + comb3(a, b, c2c_ctz32(cards))
+
+
+cdef inline void set_entries(int *es, int a, int b, int c) noexcept nogil:
+    """The entries of the seven non-empty subsets of the cards a < b < c."""
+    es[0], es[1], es[2] = a, b, c
+    es[3] = TABLE_MAX_CARDS + comb2(a, b)
+    es[4] = TABLE_MAX_CARDS + comb2(a, c)
+    es[5] = TABLE_MAX_CARDS + comb2(b, c)
+    es[6] = TABLE_MAX_CARDS + 120 + comb3(a, b, c)
+
+
+cdef bint runs_convex(const C2CParams *P) noexcept nogil:
+    """Whether each circle added to a highway run is worth at least the one
+    before (the printed map's 1, 3, 6, 10, ...: the points supermodular)."""
+    cdef int h, k, longest = 0
+    for h in range(P.num_highways):
+        if P.highway_len[h] > longest:
+            longest = P.highway_len[h]
+    for k in range(2, longest + 1):
+        if P.highway_points[k] - P.highway_points[k - 1] < \
+                P.highway_points[k - 1] - P.highway_points[k - 2]:
+            return False
+    return True
+
+
+cdef int last_round_table(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
+                          uint32_t required, double *win, double *score) noexcept nogil:
+    """:func:`last_round_mean` by tables: -1 (nothing set) when the deck
+    has more than TABLE_MAX_CARDS cards, a sheet more ways than the buffer
+    holds, or the map's highway points are not convex (:func:`runs_convex`).
+
+    A hand crosses off one of its cards, x, and circles with the other
+    three, S. The ways of the sheet (:func:`sheet_ways`: each set of
+    locations with each assignment of cards) are listed once, and each set
+    of one to three cards keeps its best way, and its best way without each
+    location of that one. With x not circled on the sheet, the cross off
+    only forbids circling x, so S's best is the best over its subsets of
+    their best ways without x. With x circled, the cross off also takes its
+    circle away: that best, less what x's circle is worth on the sheet as
+    it is, bounds the hand from above, and only where the bound beats the
+    hand's other cross offs is it valued exactly, by memo_circles on the
+    sheet without x's circle. The bound holds because the points are
+    supermodular: a circle is worth at least as much on a sheet with more
+    circles (beside highway runs of l and r it adds (l + 1)(r + 1), and l
+    and r only grow; a type or region only nears completion; an exact
+    match is worth the same), and the sheet without x allows no way the
+    sheet with it does not.
+    """
+    cdef int8_t deck[32]
+    cdef uint32_t dm[32]
+    cdef int n = 0, i, j, a, b, c, k, e, count, hands
+    cdef uint32_t m = unseen, xb, circled_x
+    cdef int32_t p0, p0x, v, w, delta
+    cdef int32_t top[ENTRIES]          # each set of cards: its best way's value,
+    cdef uint32_t top_locs[ENTRIES]    # ... its locations,
+    cdef int32_t without[ENTRIES][3]   # ... and its best without each of them
+    cdef uint32_t l, room_x, kept
+    cdef bint searched = False
+    cdef Gains G
+    cdef int32_t hv[1820]
+    cdef int es[7]
+    cdef long wins = 0, points = 0
+    cdef Assign *ways = M.ways
+    while m:
+        deck[n] = c2c_ctz32(m)
+        n += 1
+        m &= m - 1
+    if n > TABLE_MAX_CARDS or not runs_convex(P):
+        return -1
+    if n < 4:
+        win[0] = 1.0 if s.circled & required == required else 0.0
+        score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
+        return 0
+    if required & s.crossed or c2c_popcount(required & ~s.circled) > 3:
+        win[0] = 0.0               # lost whatever comes (see last_round_memo)
+        score[0] = 0.0
+        return 0
+    for k in range(32):
+        dm[k] = 0
+    for i in range(n):
+        m = P.matches[deck[i]]
+        while m:
+            k = c2c_ctz32(m)
+            m &= m - 1
+            dm[k] |= bit(i)
+    count = sheet_ways(P, s.circled, s.crossed, s.exact, required, dm, deck, ways, 0,
+                       M.ways_cap)
+    if count < 0:
+        return -1
+    for e in range(ENTRIES):
+        top[e] = -1
+        top_locs[e] = 0
+        without[e][0] = without[e][1] = without[e][2] = -1
+    for k in range(count):
+        e = entry_of(ways[k].cards)
+        if ways[k].value > top[e]:
+            top[e] = ways[k].value
+            top_locs[e] = ways[k].locs
+    for k in range(count):        # the best without each location of the best
+        e = entry_of(ways[k].cards)
+        l = top_locs[e] & ~ways[k].locs     # the best's locations this way avoids
+        j = 0
+        m = top_locs[e]
+        while m:
+            if m & (~m + 1) & l and ways[k].value > without[e][j]:
+                without[e][j] = ways[k].value
+            m &= m - 1
+            j += 1
+    p0 = won_bonus(s.circled, required) + sheet_score(P, s.circled, s.exact).total
+    hands = CH4[n]
+    for k in range(hands):
+        hv[k] = 0
+    # The cross offs of cards not circled on the sheet.
+    for i in range(n):
+        xb = bit(deck[i])
+        if s.circled & xb:
+            continue
+        for c in range(2, n):
+            if c == i:
+                continue
+            for b in range(1, c):
+                if b == i:
+                    continue
+                for a in range(b):
+                    if a == i:
+                        continue
+                    set_entries(es, a, b, c)
+                    w = p0
+                    for k in range(7):
+                        e = es[k]
+                        if top_locs[e] & xb:    # its best circles x: the best without it
+                            v = without[e][c2c_popcount(top_locs[e] & (xb - 1))]
+                        else:
+                            v = top[e]
+                        if v > w:
+                            w = v
+                    j = comb4(i, a, b, c) if i < a else comb4(a, i, b, c) if i < b else \
+                        comb4(a, b, i, c) if i < c else comb4(a, b, c, i)
+                    if w > hv[j]:
+                        hv[j] = w
+    # The cross offs of circled cards: bounded, and valued where the bound
+    # beats the hand's other cross offs (the docstring).
+    for i in range(n):
+        xb = bit(deck[i])
+        if not s.circled & xb:
+            continue
+        if not searched:
+            memo_next(M)
+            gains_init(P, &G)
+            searched = True
+        circled_x = s.circled & ~xb
+        p0x = sheet_score(P, circled_x, s.exact).total
+        delta = sheet_score(P, s.circled, s.exact).total - p0x
+        room_x = room_of(P, circled_x, s.crossed | xb)
+        for c in range(2, n):
+            if c == i:
+                continue
+            for b in range(1, c):
+                if b == i:
+                    continue
+                for a in range(b):
+                    if a == i:
+                        continue
+                    j = comb4(i, a, b, c) if i < a else comb4(a, i, b, c) if i < b else \
+                        comb4(a, b, i, c) if i < c else comb4(a, b, c, i)
+                    set_entries(es, a, b, c)
+                    w = p0
+                    for k in range(7):
+                        e = es[k]
+                        if top_locs[e] & xb:
+                            v = without[e][c2c_popcount(top_locs[e] & (xb - 1))]
+                        else:
+                            v = top[e]
+                        if v > w:
+                            w = v
+                    if w - delta <= hv[j]:
+                        continue
+                    v = memo_circles(P, &G, M, circled_x, s.crossed | xb, s.exact, p0x,
+                                     bit(deck[a]) | bit(deck[b]) | bit(deck[c]), required,
+                                     room_x, &kept)
+                    if v > hv[j]:
+                        hv[j] = v
+    for k in range(hands):
+        if hv[k] >> 16:            # a lost challenge scores nothing
+            wins += 1
+            points += hv[k] & 0xFFFF
+    win[0] = <double> wins / hands
+    score[0] = <double> points / hands
+    return 0
+
+
+cdef void last_round_memo(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
+                          uint32_t required, double *win, double *score) noexcept nogil:
+    """:func:`last_round_mean` by a memoised search of each hand's circles.
 
     Each hand crosses off one card and circles with the other three. The
     three cards' value on the sheet as it is bounds that cross-off's value
