@@ -15,7 +15,13 @@ from solvers.files import check_output_path, write_atomic
 from solvers.games.c2c.challenges import challenge_id, required_locations
 from solvers.games.c2c.data import CoastMap, load_map
 from solvers.games.c2c.deal import parse_deal
-from solvers.games.c2c.online import AUTO, LEARNED_ONLINE, REPORT_ONLINE, report_player
+from solvers.games.c2c.online import (
+    AUTO,
+    EXACT_REPORT_ONLINE,
+    LEARNED_ONLINE,
+    REPORT_ONLINE,
+    report_player,
+)
 
 from .common import (
     MAX_SHUFFLES,
@@ -94,7 +100,7 @@ def check_plot_path(path: str) -> None:
 @click.option("--online", "online_spec", default=DEFAULT_ONLINE, show_default=True, metavar="SPEC",
               help="The online player (sees only revealed cards), as an agent spec; 'auto': "
                    f"the learned player ({LEARNED_ONLINE}) where values ship for the "
-                   f"challenge, else {REPORT_ONLINE}.")
+                   f"challenge, else {EXACT_REPORT_ONLINE}.")
 @click.option("--time-limit", type=seconds_type(0.1), default=30.0, show_default=True,
               metavar="S", help="Seconds allowed to each CP-SAT solve.")
 @click.option("--data", "map_file", metavar="FILE", type=click.Path(dir_okay=False),

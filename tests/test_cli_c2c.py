@@ -307,12 +307,12 @@ def test_a_challenge_with_learned_values_hints_with_the_learned_player(capsys, m
 def test_the_challenge_report_plays_the_learned_player_where_values_ship(capsys):
     # --online auto (the default): Wrigley Field ships learned values, so its
     # report plays the learned player, the same wins as that player alone on
-    # the same shuffles; The Alamo has none and keeps the reports' MCTS. A
-    # spec given by hand is played as given.
-    from solvers.games.c2c.online import LEARNED_ONLINE, REPORT_ONLINE, online_results
+    # the same shuffles; The Alamo has none and plays the reports' MCTS with
+    # the last two rounds exact. A spec given by hand is played as given.
+    from solvers.games.c2c.online import EXACT_REPORT_ONLINE, LEARNED_ONLINE, online_results
 
     m = load_map()
-    for name, player in (("Wrigley Field", LEARNED_ONLINE), ("The Alamo", REPORT_ONLINE)):
+    for name, player in (("Wrigley Field", LEARNED_ONLINE), ("The Alamo", EXACT_REPORT_ONLINE)):
         code, out, err = run(capsys, "c2c", "--challenge", name, "--shuffles", "4", "--seed", "3",
                              "--workers", "1", "--json")
         assert code == 0, err

@@ -133,15 +133,16 @@ def test_solve_task_refuses_bad_input(params, message):
 
 def test_atlas_task_rows_and_refusals():
     # Each challenge's online player is the reports' (--online auto): the
-    # learned player where values ship (Wrigley Field), MCTS elsewhere.
-    from solvers.games.c2c.online import LEARNED_ONLINE, REPORT_ONLINE, online_results
+    # learned player where values ship (Wrigley Field), elsewhere MCTS with
+    # the last two rounds exact.
+    from solvers.games.c2c.online import EXACT_REPORT_ONLINE, LEARNED_ONLINE, online_results
 
     m = load_map()
     table = web.atlas({"shuffles": 2, "challenges": ["Hollywood", "Wrigley Field"]},
                       lambda d, t: None)
     assert sorted(r["challenge"] for r in table["challenges"]) == ["Hollywood", "Wrigley Field"]
     assert table["online_agent"] == "auto"
-    for name, player in (("Hollywood", REPORT_ONLINE), ("Wrigley Field", LEARNED_ONLINE)):
+    for name, player in (("Hollywood", EXACT_REPORT_ONLINE), ("Wrigley Field", LEARNED_ONLINE)):
         row = next(r for r in table["challenges"] if r["challenge"] == name)
         online = online_results(m, m.location(name).id, shuffles=2, seed=0, workers=1,
                                 agent_spec=player)

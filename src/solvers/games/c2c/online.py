@@ -3,9 +3,10 @@ cards, on the same shuffles as the hindsight ceiling, so the gap is visible.
 
 The player is any agent (``solvers.load_agent``). The challenge reports'
 default (:func:`report_player`) is the learned player where the package
-ships values for the challenge, elsewhere ``REPORT_ONLINE``, MCTS over the
-kernel, which re-deals the unseen cards in every iteration and so never
-reads the future of the deck.
+ships values for the challenge, elsewhere ``EXACT_REPORT_ONLINE``: until
+round 4 ``REPORT_ONLINE``, MCTS over the kernel, which re-deals the unseen
+cards in every iteration and so never reads the future of the deck, then
+the last two rounds exactly.
 The strong search (:func:`strong_online`) is the perfect-information Monte
 Carlo player (:mod:`solvers.agents.c2c_pimc`), which re-deals them for every
 look ahead, except in a solo challenge, where MCTS with more iterations wins
@@ -34,6 +35,10 @@ from .data import CoastMap
 STRONG_ONLINE = "pimc:samples=32,width=64,refine=64,keep=4"
 STRONG_CHALLENGE_ONLINE = "mcts:iterations=20000"
 REPORT_ONLINE = "mcts:iterations=2000"
+#: The challenge reports' player where no learned values ship: the reports'
+#: search until round 4, then the last two rounds exactly (a few
+#: milliseconds a decision, as the search alone; docs/benchmarks/strength.md).
+EXACT_REPORT_ONLINE = "online:early=report"
 
 
 #: The solo player of the hints: the strong search until round 4, then the
@@ -57,7 +62,7 @@ def strong_online(challenge: bool) -> str:
 #: the challenge. Each file was measured before it shipped, on 200
 #: shuffles (seed 0) and 1,000 others (seed 12345): on the 200 the learned
 #: player won as many as the strong search or more, at 1-3 ms a decision
-#: against about 50 (docs/learning.md, "The value files that ship").
+#: against 31-33 (docs/learning.md, "The value files that ship").
 LEARNED_ONLINE = "online:early=report,learned=4"
 
 
@@ -69,21 +74,21 @@ AUTO = "auto"
 def report_player(m: CoastMap, challenge: int | None) -> str:
     """The online player of a challenge's report (``--online auto``, the
     default): the learned player (:data:`LEARNED_ONLINE`) where the package
-    ships values for the challenge on this map, the reports' search
-    (:data:`REPORT_ONLINE`) elsewhere. Both take a few milliseconds a
-    decision.
+    ships values for the challenge on this map, the reports' search with
+    the last two rounds exact (:data:`EXACT_REPORT_ONLINE`) elsewhere. Both
+    take a few milliseconds a decision.
 
     >>> import solvers
     >>> from solvers.games.c2c.challenges import challenge_id
     >>> m = solvers.load_game("c2c").map
     >>> report_player(m, challenge_id(m, "Cedar Point")), report_player(m, challenge_id(m, "The Alamo"))
-    ('online:early=report,learned=4', 'mcts:iterations=2000')
+    ('online:early=report,learned=4', 'online:early=report')
     """
     from .values import builtin_file
 
     if challenge is not None and builtin_file(m, challenge) is not None:
         return LEARNED_ONLINE
-    return REPORT_ONLINE
+    return EXACT_REPORT_ONLINE
 
 
 def game_hint_player(game: Any) -> str:
