@@ -546,13 +546,57 @@ cdef inline int entry_of(uint32_t cards) noexcept nogil:
     return TABLE_MAX_CARDS + 120 + comb3(a, b, c2c_ctz32(cards))
 
 
-cdef inline void set_entries(int *es, int a, int b, int c) noexcept nogil:
-    """The entries of the seven non-empty subsets of the cards a < b < c."""
+cdef bint last_round_settled(const C2CParams *P, Sheet s, int n, uint32_t required,
+                             double *win, double *score) noexcept nogil:
+    """Set the last round's value without dealing a hand where it is known:
+    fewer than 4 unseen cards (the sheet's own), or a challenge lost
+    whatever comes (a crossed-off location is never circled again, and the
+    last round circles three at most: every hand would score nothing)."""
+    if n < 4:
+        win[0] = 1.0 if s.circled & required == required else 0.0
+        score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
+        return True
+    if required & s.crossed or c2c_popcount(required & ~s.circled) > 3:
+        win[0] = 0.0
+        score[0] = 0.0
+        return True
+    return False
+
+
+cdef inline int hand_rank(int i, int a, int b, int c) noexcept nogil:
+    """The rank (comb4) of the hand of deck indices i and a < b < c."""
+    if i < a:
+        return comb4(i, a, b, c)
+    if i < b:
+        return comb4(a, i, b, c)
+    if i < c:
+        return comb4(a, b, i, c)
+    return comb4(a, b, c, i)
+
+
+cdef inline int32_t best_without(const int32_t *top, const uint32_t *top_locs,
+                                 const int32_t (*without)[3], int a, int b, int c,
+                                 uint32_t xb, int32_t floor) noexcept nogil:
+    """The best way of the cards a < b < c that does not circle ``xb``
+    (at least ``floor``): over the seven non-empty subsets, each one's best
+    way, or where that circles xb, its best without it."""
+    cdef int es[7]
+    cdef int k, e
+    cdef int32_t v, w = floor
     es[0], es[1], es[2] = a, b, c
     es[3] = TABLE_MAX_CARDS + comb2(a, b)
     es[4] = TABLE_MAX_CARDS + comb2(a, c)
     es[5] = TABLE_MAX_CARDS + comb2(b, c)
     es[6] = TABLE_MAX_CARDS + 120 + comb3(a, b, c)
+    for k in range(7):
+        e = es[k]
+        if top_locs[e] & xb:
+            v = without[e][c2c_popcount(top_locs[e] & (xb - 1))]
+        else:
+            v = top[e]
+        if v > w:
+            w = v
+    return w
 
 
 cdef bint runs_convex(const C2CParams *P) noexcept nogil:
@@ -604,7 +648,6 @@ cdef int last_round_table(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
     cdef bint searched = False
     cdef Gains G
     cdef int32_t hv[1820]
-    cdef int es[7]
     cdef long wins = 0, points = 0
     cdef Assign *ways = M.ways
     while m:
@@ -613,13 +656,7 @@ cdef int last_round_table(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
         m &= m - 1
     if n > TABLE_MAX_CARDS or not runs_convex(P):
         return -1
-    if n < 4:
-        win[0] = 1.0 if s.circled & required == required else 0.0
-        score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
-        return 0
-    if required & s.crossed or c2c_popcount(required & ~s.circled) > 3:
-        win[0] = 0.0               # lost whatever comes (see last_round_memo)
-        score[0] = 0.0
+    if last_round_settled(P, s, n, required, win, score):
         return 0
     for k in range(32):
         dm[k] = 0
@@ -670,18 +707,8 @@ cdef int last_round_table(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
                 for a in range(b):
                     if a == i:
                         continue
-                    set_entries(es, a, b, c)
-                    w = p0
-                    for k in range(7):
-                        e = es[k]
-                        if top_locs[e] & xb:    # its best circles x: the best without it
-                            v = without[e][c2c_popcount(top_locs[e] & (xb - 1))]
-                        else:
-                            v = top[e]
-                        if v > w:
-                            w = v
-                    j = comb4(i, a, b, c) if i < a else comb4(a, i, b, c) if i < b else \
-                        comb4(a, b, i, c) if i < c else comb4(a, b, c, i)
+                    w = best_without(top, top_locs, without, a, b, c, xb, p0)
+                    j = hand_rank(i, a, b, c)
                     if w > hv[j]:
                         hv[j] = w
     # The cross offs of circled cards: bounded, and valued where the bound
@@ -707,18 +734,8 @@ cdef int last_round_table(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
                 for a in range(b):
                     if a == i:
                         continue
-                    j = comb4(i, a, b, c) if i < a else comb4(a, i, b, c) if i < b else \
-                        comb4(a, b, i, c) if i < c else comb4(a, b, c, i)
-                    set_entries(es, a, b, c)
-                    w = p0
-                    for k in range(7):
-                        e = es[k]
-                        if top_locs[e] & xb:
-                            v = without[e][c2c_popcount(top_locs[e] & (xb - 1))]
-                        else:
-                            v = top[e]
-                        if v > w:
-                            w = v
+                    j = hand_rank(i, a, b, c)
+                    w = best_without(top, top_locs, without, a, b, c, xb, p0)
                     if w - delta <= hv[j]:
                         continue
                     v = memo_circles(P, &G, M, circled_x, s.crossed | xb, s.exact, p0x,
@@ -761,16 +778,7 @@ cdef void last_round_memo(const C2CParams *P, Memo *M, Sheet s, uint32_t unseen,
         deck[n] = c2c_ctz32(m)
         n += 1
         m &= m - 1
-    if n < 4:
-        win[0] = 1.0 if s.circled & required == required else 0.0
-        score[0] = win[0] * sheet_score(P, s.circled, s.exact).total
-        return
-    if required & s.crossed or c2c_popcount(required & ~s.circled) > 3:
-        # The challenge is lost whatever comes: a crossed-off location is
-        # never circled again, and the last round circles three at most.
-        # Every hand would score nothing; say so without dealing them.
-        win[0] = 0.0
-        score[0] = 0.0
+    if last_round_settled(P, s, n, required, win, score):
         return
     memo_next(M)
     room = room_of(P, s.circled, s.crossed)
