@@ -155,14 +155,19 @@ def _before_last_round(game, seed):
     return state
 
 
-@pytest.mark.parametrize("challenge,seed", [(None, 100), ("Wrigley Field", 0)])
-def test_last_round_value_is_the_mean_over_every_hand(challenge, seed):
+@pytest.mark.parametrize("challenge,seed,other_map", [(None, 100, False), ("Wrigley Field", 0, False),
+                                                      (None, 100, True)])
+def test_last_round_value_is_the_mean_over_every_hand(challenge, seed, other_map):
     """Against brute force: deal each hand of the unseen cards in turn, walk
     every way to play it (the plain walk over legal moves) and keep the best
-    end, a win first; the mean over all hands, a lost challenge scoring 0."""
+    end, a win first; the mean over all hands, a lost challenge scoring 0.
+    Also on another map whose runs' points are uneven (2, 3, 7, 8, ...: the
+    tables decline it, the memoised search answers)."""
     import itertools
 
-    game = solvers.load_game("c2c", challenge=challenge)
+    from test_c2c_kernel import SMALL
+
+    game = solvers.load_game("c2c", challenge=challenge, **({"map": SMALL} if other_map else {}))
     state = _before_last_round(game, seed)
     unseen = list(state.chance_outcomes())
     unseen = [a if isinstance(a, int) else a[0] for a in unseen]
@@ -304,17 +309,18 @@ def test_the_tables_leave_a_deck_of_more_than_sixteen_cards_to_the_search():
 def test_the_tables_leave_a_map_whose_runs_are_not_convex_to_the_search(tmp_path):
     """The tables bound a cross off of a circled card by what its circle is
     worth now, which holds when a run's points grow by at least as much
-    with each circle (1, 3, 6, 10, ...). On a map whose runs pay less per
-    circle as they grow they decline (None), and the default is the
-    memoised search's answer; the control: the printed map's positions are
-    taken by the tables."""
+    with each circle (1, 3, 6, 10, ...). On a map whose runs do not (a
+    circle still never costs points there, or the loader would refuse the
+    map) they decline (None), and the default is the memoised search's
+    answer; the control: the printed map's positions are taken by the
+    tables."""
     import json
 
     from solvers.games.c2c.data import load_map
     from solvers.games.c2c.values import unseen_cards
 
     raw = solvers.load_game("c2c").map.to_json()
-    raw["highway_points"] = [0, 6, 8, 9, 10, 11, 12, 13, 14, 15]
+    raw["highway_points"] = [0, 2, 3, 7, 8, 14, 15, 21, 22, 30]
     (tmp_path / "concave.json").write_text(json.dumps(raw))
     for m, taken in ((load_map(str(tmp_path / "concave.json")), False), (None, True)):
         game = solvers.load_game("c2c", map=m) if m is not None else solvers.load_game("c2c")

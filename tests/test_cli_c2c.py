@@ -97,6 +97,33 @@ def test_disconnected_map_is_refused(capsys, tmp_path):
     assert "not connected" in one_error_line(err)
 
 
+@pytest.mark.parametrize("points,refused", [
+    ([0, 6, 8, 9, 10, 11, 12, 13, 14, 15], "a run of 3 scores 9, less than runs of 1 and 1 apart (12)"),
+    ([0, 4, 3, 6, 10, 15, 21, 28, 36, 45], "a run of 2 scores 3, less than a run of 1 (4)"),
+    ([0, 2, 3, 7, 8, 14, 15, 21, 22, 30, 31], None),   # not convex, yet no circle costs points
+])
+def test_a_map_whose_circles_could_cost_points_is_refused(capsys, tmp_path, deal_file, points,
+                                                         refused):
+    """Circling is compulsory and the exact searches take a circle to be
+    worth at least nothing: a points table where joining two runs (or
+    extending one) scores less than before is one error line; the control
+    (a table that is uneven but never pays less for a circle) is taken."""
+    data = MAP.to_json()
+    data["highway_points"] = points
+    p = tmp_path / "map.json"
+    p.write_text(json.dumps(data))
+    from solvers.games.c2c.deal import shuffle_deal
+
+    deal = deal_file([NAMES[c] for c in shuffle_deal(None, 3)])
+    code, out, err = run(capsys, "c2c", "--map", str(p), "--deal", deal, "--json")
+    if refused is None:
+        assert code == 0, err
+        assert json.loads(out)["status"] == "optimal"
+    else:
+        assert code == 2
+        assert refused in one_error_line(err)
+
+
 def test_csv_needs_all_challenges(capsys):
     code, _, err = run(capsys, "c2c", "--challenge", "The Alamo", "--csv")
     assert code == 2

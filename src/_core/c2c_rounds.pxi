@@ -327,7 +327,8 @@ cdef int32_t memo_circles(const C2CParams *P, const Gains *G, Memo *M, uint32_t 
     """The best value (won * 65536 + points: a win first) the last round's
     circles reach from a sheet scoring ``points`` with ``cards`` left (a
     mask of card ids), and in ``best`` the circled mask of such an end.
-    Adding a circle never lowers a sheet's points nor undoes a challenge, so
+    Adding a circle never lowers a sheet's points (the map loader refuses a
+    points table where it could) nor undoes a challenge, so
     the best over every reachable set of circles is the best over the ends
     the compulsory rule allows: the search need not check that a card could
     not circle before it stops. ``room`` is :func:`room_of` the sheet, kept

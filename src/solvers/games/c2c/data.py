@@ -193,6 +193,34 @@ def _require(obj: Any, key: str, kind: type, source: str, where: str = "") -> An
     return value
 
 
+def _circle_that_costs_points(points: list[int]) -> str:
+    """Why a circle could lower a sheet's highway points with this table
+    (empty when none can). A circle that joins a run of ``a`` to a run of
+    ``b`` (either may be 0: extending a run, or a run of one) must score at
+    least what the two scored apart. The rules make circling compulsory
+    and the exact searches rely on a circle never costing points
+    (docs/rules/coast-to-coast.md#circling-is-compulsory); the printed
+    table (1, 3, 6, 10, ...) passes.
+
+    >>> _circle_that_costs_points([0, 1, 3, 6])
+    ''
+    >>> _circle_that_costs_points([0, 6, 8, 9])
+    'a run of 3 scores 9, less than runs of 1 and 1 apart (12)'
+    >>> _circle_that_costs_points([0, 4, 3])
+    'a run of 2 scores 3, less than a run of 1 (4)'
+    """
+    for n in range(2, len(points)):
+        for a in range(n // 2, -1, -1):   # the most even split first: the clearest case
+            b = n - 1 - a
+            if b < a:
+                continue
+            if points[n] < points[a] + points[b]:
+                parts = f"runs of {a} and {b} apart" if a else f"a run of {b}"
+                return (f"a run of {n} scores {points[n]}, less than {parts} "
+                        f"({points[a] + points[b]})")
+    return ""
+
+
 def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
     """Check a decoded map file and build the :class:`CoastMap` from it."""
     if not isinstance(raw, dict):
@@ -208,6 +236,9 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
     hp = _require(raw, "highway_points", list, source)
     if not hp or hp[0] != 0 or not all(isinstance(p, int) and p >= 0 for p in hp):
         raise _fail(source, "'highway_points' should be [0, points for 1, points for 2, ...]")
+    costly = _circle_that_costs_points(hp)
+    if costly:
+        raise _fail(source, f"'highway_points' should never let a circle cost points: {costly}")
     region_points = _require(raw, "region_points", int, source)
     exact_points = _require(raw, "exact_match_points", int, source)
     types_raw = _require(raw, "types", list, source)
