@@ -89,9 +89,42 @@ def test_before_the_exact_rounds_it_plays_as_its_early_agent():
         state.apply_action(move)
 
 
+def test_search_from_hands_the_later_learned_rounds_back_to_the_early_agent():
+    """``learned=4,search_from=1``: the setup as the learned player plays it
+    (the learned value of the setup's ends), rounds 1-3 as the early agent
+    alone would (the same seed, asked only from round 1: its random stream
+    then matches), rounds 4-5 exactly. The control: the learned player
+    without ``search_from`` plays some decision of rounds 1-3 otherwise,
+    so the hand-over is seen."""
+    game = solvers.load_game("c2c")
+    m = game.map
+    differs = 0
+    for i, deal in enumerate(shuffle_deals(m, None, 3, 5)):
+        mixed = solvers.load_agent("online", game, early="report", learned=4, search_from=1,
+                                   seed=i)
+        learned = solvers.load_agent("online", game, early="report", learned=4, seed=i)
+        early = solvers.load_agent("mcts", game, iterations=2000, seed=i)
+        state = game.state_from_deal(deal)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.seeded_outcome())
+                continue
+            move = mixed.step(state)
+            if state.round == 0:
+                assert move == learned.step(state)
+            elif state.round < 4:
+                assert move == early.step(state)
+                differs += move != learned.step(state.clone())
+            state.apply_action(move)
+    assert differs > 0
+
+
 @pytest.mark.parametrize("options, needle", [
     ({"early": "fast"}, "early should be one of strong, report"),
     ({"exact": 3}, "exact should be 0, 1 or 2"),
+    ({"learned": 2, "search_from": 2}, "search_from=2 .* needs learned=3 or more"),
+    ({"learned": 4, "search_from": 4}, "search_from should be a whole number from 0 to 3"),
+    ({"learned": 4, "search_from": 3, "exact_hands": 8}, "no search_from"),
 ])
 def test_bad_options_are_one_error(options, needle):
     with pytest.raises(SolversError, match=needle):

@@ -67,7 +67,13 @@ class OnlineAgent(Agent):
     best learned value are each valued again by the mean, over
     ``exact_hands`` round-4 hands drawn from the unseen cards (the same
     hands for every end), of the best round-4 end valued exactly; the end
-    so chosen is kept for the rest of the round (0, the default: none).
+    so chosen is kept for the rest of the round (0, the default: none);
+    ``search_from``: the round (1-3) from which ``early`` plays again until
+    the exact rounds, the learned values ranking only the rounds before it
+    (0, the default: every learned round by the values). Without a
+    challenge ``learned=4,search_from=1`` (the learned value for the setup,
+    the strong search for rounds 1-3) scores more than either alone
+    (docs/learning.md).
 
     ``value`` in :meth:`analyse` rows of the exact rounds: with a challenge
     the chance of completing it (``value_kind`` ``"chance"``), otherwise the
@@ -89,12 +95,13 @@ class OnlineAgent(Agent):
         True
     """
 
-    options = ("seed", "early", "exact", "learned", "values", "hands", "keep", "exact_hands")
+    options = ("seed", "early", "exact", "learned", "values", "hands", "keep", "exact_hands",
+               "search_from")
     stoppable = True
 
     def __init__(self, game: Game, seed: int | None = None, early: str = "strong", exact: int = 2,
                  learned: int = 0, values: str = "default", hands: int = 0, keep: int = 8,
-                 exact_hands: int = 0):
+                 exact_hands: int = 0, search_from: int = 0):
         super().__init__(game, seed)
         if getattr(game, "name", None) != "c2c" or getattr(game, "reference", False):
             raise SolversError("the online agent plays Coast to Coast on the kernel "
@@ -128,9 +135,15 @@ class OnlineAgent(Agent):
         self.hands = check_whole("hands", hands, 0, 10_000)
         self.keep = check_whole("keep", keep, 1, 10_000)
         self.exact_hands = check_whole("exact_hands", exact_hands, 0, 10_000)
-        if self.exact_hands and not self.learned:
+        self.search_from = check_whole("search_from", search_from, 0, 3)
+        first_learned = EXACT_FROM - self.learned
+        if self.search_from and not first_learned < self.search_from:
+            raise SolversError(f"search_from={self.search_from} hands rounds back to early "
+                               f"after some learned ones: it needs learned={EXACT_FROM - self.search_from + 1} "
+                               f"or more (learned={self.learned})")
+        if self.exact_hands and (not self.learned or self.search_from):
             raise SolversError("exact_hands looks ahead from a learned round 3: it needs "
-                               "learned=1 or more")
+                               "learned=1 or more and no search_from")
         # The end the round-3 look ahead chose, for the round's later decisions.
         self._plan: tuple[tuple[int, int], tuple[int, int, int]] | None = None
         self.early_spec = specs[early]
@@ -149,7 +162,8 @@ class OnlineAgent(Agent):
         return bool(view.round >= 6 - self.exact)     # rounds 1..5; exact=0: never
 
     def _learned_round(self, view: Any) -> bool:
-        return bool(view.round >= 6 - self.exact - self.learned)
+        return bool(view.round >= 6 - self.exact - self.learned
+                    and not (self.search_from and view.round >= self.search_from))
 
     def _ends(self, view: Any) -> list[tuple[tuple[int, int, int], int, float, float]]:
         """The round's ends with their exact values (``end_values``), from
