@@ -58,6 +58,7 @@ TARGETS = {("strong", True): 0.92, ("strong", False): 0.95,
            ("online", True): 0.85, ("online", False): 0.95,           # issue 32's
            ("online-report", True): 0.80, ("online-report", False): 0.93,
            ("learned", True): 0.80, ("learned", False): 0.93, ("learned-3", False): 0.93,
+           ("learned-setup", False): 0.95,
            ("learned-look", True): 0.85}
 # The online player (solvers.agents.c2c_online): the strong or the reports'
 # player until round 4 (the same seeds, so each pair of rows is paired),
@@ -66,7 +67,9 @@ SPECS = {"strong": STRONG, "report": REPORT, "online": "online:early=strong",
          "online-report": "online:early=report",
          # the learned values of solvers.games.c2c.values: every round before
          # round 4, or round 3 only (paired with online-report until then)
-         "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1"}
+         "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1",
+         # the setup by the learned value, rounds 1-3 by the strong search
+         "learned-setup": "online:early=strong,learned=4,search_from=1"}
 CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT, "online": "online:early=strong",
                    "online-report": "online:early=report",
                    "learned": "online:early=report,learned=4",
@@ -76,13 +79,15 @@ CHALLENGE_SPECS = {"strong": STRONG_CHALLENGE, "report": REPORT, "online": "onli
 QUICK_SPECS = {"strong": "pimc:samples=2,width=4,refine=0", "report": "mcts:iterations=50",
                "online": "online:early=report,exact=1", "online-report": "online:early=report,exact=2",
                "learned": "online:early=report,learned=4", "learned-3": "online:early=report,learned=1",
+               "learned-setup": "online:early=report,learned=4,search_from=1",
                "learned-look": "online:early=report,learned=4,exact_hands=1,keep=2"}
 BUDGET = {"strong": 1.0, "report": 0.05, "online": 1.0, "online-report": 0.05,   # s a decision
-          "learned": 0.01, "learned-3": 0.01, "learned-look": 1.0}                  # issue 32's budget for the reports
+          "learned": 0.01, "learned-3": 0.01, "learned-look": 1.0, "learned-setup": 1.0}                  # issue 32's budget for the reports
 ROLE = {"strong": "strong (hints)", "report": "reports", "online": "strong, last two rounds exact",
         "online-report": "reports', last two rounds exact",
         "learned": "learned values, last two rounds exact",
         "learned-3": "reports', learned round 3, last two exact",
+        "learned-setup": "learned setup, strong rounds 1-3, last two exact",
         "learned-look": "learned values, round 3 on 16 exact hands, last two exact"}
 
 
@@ -172,7 +177,7 @@ def bench_challenge_wins(benchmark, setting, challenge):
 
 
 @pytest.mark.parametrize("setting", ["strong", "report", "online", "online-report", "learned",
-                                     "learned-3"])
+                                     "learned-3", "learned-setup"])
 def bench_mean_score(benchmark, setting):
     deals_n, quick = _size("SOLVERS_C2C_STRENGTH_DEALS", 100)
     game = solvers.load_game("c2c")
