@@ -124,6 +124,23 @@ def test_a_map_whose_circles_could_cost_points_is_refused(capsys, tmp_path, deal
         assert refused in one_error_line(err)
 
 
+@pytest.mark.parametrize("change,needle", [
+    (lambda d: d.update(region_points=-1), "'region_points' should be 0 or more"),
+    (lambda d: d.update(exact_match_points=-2), "'exact_match_points' should be 0 or more"),
+    (lambda d: d["types"][0].update(points=-5), "'points' in types[0] should be 0 or more"),
+])
+def test_a_map_whose_bonuses_cost_points_is_refused(capsys, tmp_path, change, needle):
+    """A negative bonus would let a circle (completing a region or a type,
+    or an exact match) cost points: one error line."""
+    data = MAP.to_json()
+    change(data)
+    p = tmp_path / "map.json"
+    p.write_text(json.dumps(data))
+    code, _, err = run(capsys, "c2c", "--map", str(p), "--challenge", "The Alamo")
+    assert code == 2
+    assert needle in one_error_line(err)
+
+
 def test_csv_needs_all_challenges(capsys):
     code, _, err = run(capsys, "c2c", "--challenge", "The Alamo", "--csv")
     assert code == 2

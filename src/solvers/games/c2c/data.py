@@ -241,6 +241,10 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
         raise _fail(source, f"'highway_points' should never let a circle cost points: {costly}")
     region_points = _require(raw, "region_points", int, source)
     exact_points = _require(raw, "exact_match_points", int, source)
+    for key, value in (("region_points", region_points), ("exact_match_points", exact_points)):
+        if value < 0:
+            raise _fail(source, f"{key!r} should be 0 or more (a circle never costs points), "
+                                f"not {value}")
     types_raw = _require(raw, "types", list, source)
     types: list[str] = []
     type_points: dict[str, int] = {}
@@ -252,6 +256,9 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
             raise _fail(source, f"type {tname!r} is listed twice")
         types.append(tname)
         type_points[tname] = _require(t, "points", int, source, where)
+        if type_points[tname] < 0:
+            raise _fail(source, f"'points'{where} should be 0 or more (a circle never costs "
+                                f"points), not {type_points[tname]}")
         labels[tname] = t.get("label", tname) if isinstance(t.get("label", tname), str) else tname
     locs_raw = _require(raw, "locations", list, source)
     if not 2 <= len(locs_raw) <= MAX_LOCATIONS:
