@@ -210,15 +210,20 @@ def _circle_that_costs_points(points: list[int]) -> str:
     'a run of 2 scores 3, less than a run of 1 (4)'
     """
     for n in range(2, len(points)):
-        for a in range(n // 2, -1, -1):   # the most even split first: the clearest case
+        for a in range((n - 1) // 2, -1, -1):   # a <= b, the most even split first
             b = n - 1 - a
-            if b < a:
-                continue
             if points[n] < points[a] + points[b]:
                 parts = f"runs of {a} and {b} apart" if a else f"a run of {b}"
                 return (f"a run of {n} scores {points[n]}, less than {parts} "
                         f"({points[a] + points[b]})")
     return ""
+
+
+def _not_negative(source: str, what: str, points: int) -> None:
+    """A bonus a circle can complete may not be negative (a circle never costs points)."""
+    if points < 0:
+        raise _fail(source, f"{what} should be 0 or more (a circle never costs points), "
+                            f"not {points}")
 
 
 def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
@@ -241,10 +246,8 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
         raise _fail(source, f"'highway_points' should never let a circle cost points: {costly}")
     region_points = _require(raw, "region_points", int, source)
     exact_points = _require(raw, "exact_match_points", int, source)
-    for key, value in (("region_points", region_points), ("exact_match_points", exact_points)):
-        if value < 0:
-            raise _fail(source, f"{key!r} should be 0 or more (a circle never costs points), "
-                                f"not {value}")
+    _not_negative(source, "'region_points'", region_points)
+    _not_negative(source, "'exact_match_points'", exact_points)
     types_raw = _require(raw, "types", list, source)
     types: list[str] = []
     type_points: dict[str, int] = {}
@@ -256,9 +259,7 @@ def parse_map(raw: Any, source: str = "built-in") -> CoastMap:
             raise _fail(source, f"type {tname!r} is listed twice")
         types.append(tname)
         type_points[tname] = _require(t, "points", int, source, where)
-        if type_points[tname] < 0:
-            raise _fail(source, f"'points'{where} should be 0 or more (a circle never costs "
-                                f"points), not {type_points[tname]}")
+        _not_negative(source, f"'points'{where}", type_points[tname])
         labels[tname] = t.get("label", tname) if isinstance(t.get("label", tname), str) else tname
     locs_raw = _require(raw, "locations", list, source)
     if not 2 <= len(locs_raw) <= MAX_LOCATIONS:
