@@ -564,14 +564,18 @@ def _run_ray(job: Callable[[T], R], items: list[T], workers: int | None, address
                 ray.util.remove_placement_group(group)
             except Exception:
                 pass
-        if not clean:
+        if not clean and _RAY_OWNED:
+            # Our own instance: shutting it down ends its workers. Cancelling
+            # each task first raced with the answers still arriving (Ray 2.60's
+            # core worker then aborted the process: "Tried to complete task
+            # that was not pending", status 1, before the caller could save).
+            ray_shutdown()
+        elif not clean:
             for ref in pending:
                 try:
                     ray.cancel(ref, force=True)
                 except Exception:
                     pass
-            if _RAY_OWNED:
-                ray_shutdown()
 
 
 __all__ = ["run_jobs", "map_jobs", "check_backend", "JobError", "BACKENDS", "default_workers",
