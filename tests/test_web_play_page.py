@@ -202,6 +202,37 @@ def test_stop_ends_one_decision(desktop, web_server, seats):
     driver.get("about:blank")          # the socket closes: the server ends any search left
 
 
+def test_the_stop_button_stays_put_while_the_ai_thinks(desktop, web_server):
+    """The clock beside Stop counts up during a search; Stop must not move
+    (a click aimed at it would land beside it: the rare lost stop of
+    test_stop_ends_one_decision). Its place is taken when the thinking strip
+    appears (in the same turn of the page's event loop) and again a second
+    and a half later, when the clock has counted up."""
+    driver = desktop
+    open_play(driver, web_server, "switchbacks")
+    js(driver, """
+        const box = document.getElementById('thinking');
+        window.stopPlaces = [];
+        new MutationObserver(() => {
+          if (box.classList.contains('on') && !window.stopPlaces.length) {
+            const r = document.getElementById('stop').getBoundingClientRect();
+            window.stopPlaces.push([r.x, r.y, document.getElementById('elapsed').textContent]);
+          }
+        }).observe(box, {attributes: true, attributeFilter: ['class']});""")
+    start_game(driver, "switchbacks", 2, ["ai", "human"], seed=4, budget=("time", 20))
+    wait(driver, "window.stopPlaces.length > 0", what="the AI")
+    time.sleep(1.5)
+    later = js(driver, """
+        const r = document.getElementById('stop').getBoundingClientRect();
+        return [r.x, r.y, document.getElementById('elapsed').textContent];""")
+    first = js(driver, "return window.stopPlaces[0]")
+    assert first[2] != later[2], (first, later)         # the clock did count up
+    assert first[:2] == later[:2], (first, later)
+    driver.find_element("id", "stop").click()
+    wait(driver, "window.solversPlay.lastGo && window.solversPlay.lastGo.stopped", what="the stopped go")
+    driver.get("about:blank")
+
+
 def test_a_passed_device_shows_only_the_next_seats_log(desktop, web_server):
     """Hot seat: the log and the scores are the seat's own view, so the pass
     screen clears them and the next seat sees only what it may see."""

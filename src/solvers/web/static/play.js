@@ -477,12 +477,17 @@ async function aiMove(gen, seat) {
   $("thinking-who").textContent = `${seatNames()[seat]} is thinking`;
   const start = performance.now();
   const total = g.budget.time || null;
-  const timer = setInterval(() => {
+  const tick = () => {
     const s = (performance.now() - start) / 1000;
     $("progress").value = total ? Math.min(1, s / total) : 0;
     if (!total) $("progress").removeAttribute("value");
     $("elapsed").textContent = total ? `${s.toFixed(1)} / ${total} s` : `${s.toFixed(1)} s`;
-  }, 100);
+  };
+  // The clock's text from the start, as wide as it will get: the Stop button
+  // beside it must not move under the user's pointer.
+  $("elapsed").style.minWidth = `${total ? `${total.toFixed(1)} / ${total} s`.length : 8}ch`;
+  tick();
+  const timer = setInterval(tick, 100);
   const request = engine.request("go", { agent: g.agent, seat, ...g.budget, ...viewField() });
   g.goPending = request;
   try {
