@@ -26,6 +26,12 @@ the placing steps (up to 30 moves) are in the set. The targets
   reported as not proven. The figures for every size are in ``extra_info`` and
   printed.
 
+* **The game's bounds** (``bench_endgame_state_bounds``): the nodes of
+  value-only solves without Switchbacks' bounds on a state's points
+  (``GameDef.state_bounds``) over those with them, on the random-play
+  positions of the per-action figure, both in the same process (higher is
+  better; the seconds are kept in ``extra_info``).
+
 Under ``--benchmark-disable`` (quick mode, CI) the same figures are taken
 on small positions (6 tiles left for the per-action cost, 7 for the
 proof time), so the ratio gate watches the same code paths.
@@ -188,3 +194,34 @@ def bench_endgame_proof_time(benchmark):
     for key, row in ladder.items():
         print(f"\n{key} tiles left: {'proven' if row['proven'] else 'NOT proven'}, worst "
               f"{row['worst_seconds']:.2f} s, {row['worst_nodes']} nodes")
+
+
+def bounds_gain(positions: list, max_nodes: int) -> dict:
+    """Value-only solves of every ``(seed, position)`` with and without the
+    game's bounds: the same values, and the nodes and seconds of each."""
+    rows = []
+    for seed, state in positions:
+        start = time.perf_counter()
+        plain = solve_endgame(state, line=False, max_nodes=max_nodes, bounds=False)
+        mid = time.perf_counter()
+        bounded = solve_endgame(state, line=False, max_nodes=max_nodes)
+        end = time.perf_counter()
+        assert bounded.value == pytest.approx(plain.value)
+        rows.append({"seed": seed, "without_nodes": plain.nodes, "with_nodes": bounded.nodes,
+                     "without_s": round(mid - start, 4), "with_s": round(end - mid, 4)})
+    return {"rows": rows, "without_nodes": sum(r["without_nodes"] for r in rows),
+            "with_nodes": sum(r["with_nodes"] for r in rows),
+            "without_s": sum(r["without_s"] for r in rows), "with_s": sum(r["with_s"] for r in rows)}
+
+
+def bench_endgame_state_bounds(benchmark):
+    left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
+    positions = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
+    gain = benchmark.pedantic(bounds_gain, args=(positions, 30_000_000), rounds=1, iterations=1)
+    benchmark.extra_info.update({"tiles_left": left, "positions": len(gain["rows"]), **gain})
+    headline(benchmark, "Switchbacks endgame nodes, value only, without / with the game's bounds",
+             gain["without_nodes"], gain["with_nodes"],
+             against="the same solves with GameDef.state_bounds", higher_is_better=True)
+    print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes without the "
+          f"game's bounds, {gain['with_nodes']} with ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
+          f"{gain['without_s']:.2f} s against {gain['with_s']:.2f} s")

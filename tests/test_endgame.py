@@ -449,7 +449,7 @@ def test_bounded_search_keeps_the_fail_soft_contract_in_every_window():
     # must answer any window correctly, with a fresh table and with one that
     # earlier windows filled. Pig and HighCard are checked against the naive
     # search, Switchbacks against the C search without bounds (full windows
-    # at every chance node).
+    # at every chance node, no bounds from the game).
     from solvers._core import endgame as ce
 
     rng = SplitMix64(11)
@@ -461,8 +461,8 @@ def test_bounded_search_keeps_the_fail_soft_contract_in_every_window():
         if game.name != "switchbacks":
             exact_vec = naive(state, True)
         else:
-            exact_vec = ce.Solver(game._gamedef_capsule(), owner=game).solve(state._state_capsule(),
-                                                                             line=False)["value"]
+            exact_vec = ce.Solver(game._gamedef_capsule(), owner=game, state_bounds=False).solve(
+                state._state_capsule(), line=False)["value"]
         exact = exact_vec[0] - exact_vec[1]
         shared = ce.Solver(game._gamedef_capsule(), owner=game, return_bounds=(0.0, 1.0))
         for i, (alpha, beta) in enumerate(window_cases(exact, _Uniform(rng))):

@@ -23,6 +23,11 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
   exact.
 * **Transposition table** keyed by ``GameDef.hash`` (replace-always, the full
   64-bit key stored), with exact/lower/upper flags and the best action.
+* **The game's bounds** (optional ``GameDef.state_bounds``): a state whose
+  bounds on every return meet is valued at once, and with two players one
+  whose bounds lie outside the window is cut off, before any move is
+  generated (Switchbacks: points already made and points still reachable).
+  ``state_bounds=False`` searches without them.
 * **Move ordering** (alpha-beta): the table's best move first, then the
   history heuristic (Schaeffer, "The history heuristic and alpha-beta search
   enhancements in practice", 1989): each player's actions ranked by the
@@ -85,7 +90,8 @@ cdef class Solver:
     otherwise), ``"alphabeta"`` or ``"maxn"``. ``tt_bits``: the table grows
     (doubling when half full) up to ``2**tt_bits`` entries of
     :data:`ENTRY_BYTES` bytes; it starts small so that small endgames stay
-    cheap. ``max_nodes``: give up (SolversError) beyond it. :meth:`stop`
+    cheap. ``max_nodes``: give up (SolversError) beyond it. ``state_bounds``:
+    use the game's bounds on a state's returns where it has them. :meth:`stop`
     (from another thread) ends a running search within a node, for good: a
     stopped solver searches no more. The solver keeps
     the ``gamedef`` capsule, which keeps the game's tables alive; ``owner``
@@ -109,6 +115,7 @@ cdef class Solver:
     cdef bint aborted
     cdef bint overlong
     cdef int stop_flag                  # set by stop(), read by the search (volatile)
+    cdef bint use_bounds                # ask the game for bounds on each state's returns
     cdef bint star                      # the scalar is bounded: prune at chance nodes
     cdef double lo, hi                  # bounds of the searched scalar
     cdef double *hist                   # history scores, [player][action]
@@ -118,7 +125,8 @@ cdef class Solver:
     cdef char *exact                    # ... and whether each is searched exactly
 
     def __cinit__(self, gamedef, *, str mode="auto", int tt_bits=22,
-                  max_nodes=DEFAULT_MAX_NODES, owner=None, return_bounds=None):
+                  max_nodes=DEFAULT_MAX_NODES, owner=None, return_bounds=None,
+                  bint state_bounds=True):
         self.states = NULL
         self.actions = NULL
         self.probs = NULL
@@ -144,6 +152,7 @@ cdef class Solver:
         if g.hash == NULL or g.chance_outcomes == NULL or g.returns == NULL:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
         self.owner = owner
+        self.use_bounds = state_bounds and g.state_bounds != NULL
         self.nplayers = g.num_players
         self.alphabeta = g.num_players == 2 and mode != "maxn"
         self.star = False
@@ -275,6 +284,7 @@ cdef class Solver:
         cdef double cv[EG_MAX_PLAYERS]
         cdef double bv[EG_MAX_PLAYERS]
         cdef double v, best, alpha0 = alpha, beta0 = beta
+        cdef bint settled
         cdef uint64_t h
         cdef int64_t sub, best_sub = 0
         cdef Entry *e
@@ -313,6 +323,29 @@ cdef class Solver:
         if self.nodes > self.max_nodes:
             self.aborted = True
             return 0.0
+        if self.use_bounds:
+            # The game's bounds on every return from here (cv: least, bv: most)
+            g.state_bounds(params, st, cv, bv)
+            settled = True
+            for k in range(self.nplayers):
+                if cv[k] != bv[k]:
+                    settled = False
+                    break
+            if settled:                     # the result is known, whatever is played
+                memcpy(out, cv, sizeof(double) * self.nplayers)
+                return self.scalar(out, 0)
+            if self.alphabeta:
+                v = bv[0] - cv[1]           # the most the scalar can reach
+                if v <= alpha:
+                    memcpy(out, bv, sizeof(double) * self.nplayers)
+                    return v
+                v = cv[0] - bv[1]           # the least
+                if v >= beta:
+                    memcpy(out, cv, sizeof(double) * self.nplayers)
+                    return v
+            for k in range(EG_MAX_PLAYERS):
+                cv[k] = 0.0
+                bv[k] = 0.0
         if p == GAME_CHANCE:
             n = g.chance_outcomes(params, st, acts, probs)
             if self.star:
@@ -505,6 +538,7 @@ cdef class Solver:
         cdef int p = g.current_player(g.params, self.states)
         cdef int n, i, best_a = -1
         cdef double best, v
+        cdef uint64_t h
         cdef Entry *e
         rows = []
         self.aborted = False
@@ -515,8 +549,15 @@ cdef class Solver:
             self.raise_if_aborted()
             vec = [out[k] for k in range(self.nplayers)]
             if p >= 0:
-                e = &self.tt[g.hash(g.params, self.states) & self.mask]
-                best_a = e.best
+                h = g.hash(g.params, self.states)
+                e = &self.tt[h & self.mask]
+                if e.flag != FLAG_EMPTY and e.key == h:
+                    best_a = e.best
+                else:
+                    # Not searched: the game's bounds settled the root, so
+                    # every move is worth the same; the first is a best one.
+                    n = g.legal_actions(g.params, self.states, self.actions)
+                    best_a = self.actions[0] if n > 0 else -1
             return [vec, best_a if best_a >= 0 else None, rows]
         # Every root action exactly: each child with a full window.
         n = g.legal_actions(g.params, self.states, self.actions)
@@ -632,10 +673,12 @@ cdef class Solver:
 
 
 def solve(gamedef, state, *, str mode="auto", int tt_bits=22, max_nodes=DEFAULT_MAX_NODES,
-          bint per_action=False, bint line=True, owner=None, return_bounds=None) -> dict:
+          bint per_action=False, bint line=True, owner=None, return_bounds=None,
+          bint state_bounds=True) -> dict:
     """One-shot :meth:`Solver.solve`."""
     return Solver(gamedef, mode=mode, tt_bits=tt_bits, max_nodes=max_nodes, owner=owner,
-                  return_bounds=return_bounds).solve(state, per_action=per_action, line=line)
+                  return_bounds=return_bounds, state_bounds=state_bounds).solve(
+                      state, per_action=per_action, line=line)
 
 
 def expected_endgame(gamedef, state, int player, int samples=16, seed=0, *, str mode="auto",

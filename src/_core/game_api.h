@@ -63,6 +63,13 @@ typedef struct GameDef {
        (non-chance) action as itself, i.e. action_observation(st, a, q) == a
        at every decision node, so a search may skip those calls there. */
     int public_decisions;
+    /* optional (NULL: none): bounds on every seat's return from `st`,
+       whatever anyone plays or draws from here on: lo[q] <= returns[q] <=
+       hi[q] at every end reachable from `st`. An exact search may stop at a
+       state whose bounds meet (lo == hi for every seat) or lie outside its
+       window. Game knowledge for exact search, as rollout_action is for
+       MCTS: the search itself stays game-agnostic. */
+    void (*state_bounds)(const void *params, const void *st, double *lo, double *hi);
 } GameDef;
 
 #endif

@@ -31,6 +31,7 @@ cdef extern from "game_api.h" nogil:
         int (*rollout_action)(const void *params, const void *st, uint64_t *rng) noexcept nogil
         void (*playout)(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil
         int public_decisions
+        void (*state_bounds)(const void *params, const void *st, double *lo, double *hi) noexcept nogil
 
 cdef extern from "rng.h" nogil:
     uint64_t splitmix64_next(uint64_t *state)

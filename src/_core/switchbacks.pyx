@@ -252,13 +252,24 @@ cdef int sb_sample_chance(const void *params, const void *st, uint64_t *rng) noe
     return p.deal_base + s.order[i] - 1
 
 
-cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogil:
-    """Points per player: hikers on tiles whose run of consecutive, adjacent
-    numbers has at least min_run tiles."""
-    cdef uint64_t cand, links = 0, starts, covered
-    cdef int i, j, h
-    for i in range(p.num_players):
-        out[i] = 0
+cdef inline uint64_t runs_of(const SbParams *p, uint64_t links) noexcept nogil:
+    """The tiles (bit t-1 for tile t) of every run of at least min_run
+    consecutive numbers whose every two neighbours in the run are linked
+    (bit i of ``links``: tiles i+1 and i+2)."""
+    cdef uint64_t starts = links, covered
+    cdef int j
+    for j in range(1, p.min_run - 1):
+        starts &= links >> j
+    covered = starts
+    for j in range(1, p.min_run):
+        covered |= starts << j
+    return covered
+
+
+cdef inline uint64_t complete_tiles(const SbParams *p, const SbState *s) noexcept nogil:
+    """The tiles on a complete hiking path now."""
+    cdef uint64_t cand, links = 0
+    cdef int i
     # tiles i+1 and i+2 both on the map, then adjacent: link bit i
     cand = s.on_map & (s.on_map >> 1)
     while cand:
@@ -266,19 +277,214 @@ cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogi
         cand &= cand - 1
         if (p.neighbours[s.tile_hex[i]] >> s.tile_hex[i + 1]) & 1:
             links |= ONE << i
-    starts = links
-    for j in range(1, p.min_run - 1):
-        starts &= links >> j
-    covered = starts
-    for j in range(1, p.min_run):
-        covered |= starts << j
-    covered &= s.on_map
+    return runs_of(p, links) & s.on_map
+
+
+cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogil:
+    """Points per player: hikers on tiles whose run of consecutive, adjacent
+    numbers has at least min_run tiles."""
+    cdef uint64_t covered = complete_tiles(p, s)
+    cdef int i, h
+    for i in range(p.num_players):
+        out[i] = 0
     while covered:
         i = ctz64(covered)
         covered &= covered - 1
         h = s.tile_hex[i]
         if s.hiker_count[h]:
             out[s.hiker_owner[h]] += s.hiker_count[h]
+
+
+cdef inline bint two_step(const SbParams *p, uint64_t empty, int a, int b) noexcept nogil:
+    """Whether two empty hexes x, y with x beside hex ``a``, y beside x and
+    y beside hex ``b`` exist (two tiles could join the tiles on a and b)."""
+    cdef uint64_t xs = p.neighbours[a] & empty, ys = p.neighbours[b] & empty
+    cdef int x
+    while xs:
+        x = ctz64(xs)
+        xs &= xs - 1
+        if p.neighbours[x] & ys & ~(ONE << x):
+            return True
+    return False
+
+
+cdef uint64_t live_tiles(const SbParams *p, const SbState *s) noexcept nogil:
+    """The tiles that may still end on a complete path, whatever is played:
+    a tile is in some run of min_run consecutive numbers none of which is
+    set aside, where every two consecutive numbers can still be neighbours
+    (both on the map and adjacent, or one on the map with an empty hex
+    beside it, or neither on the map yet), a number missing between two on
+    the map has an empty hex beside both, and two missing between two on
+    the map have two neighbouring empty hexes joining them. (A necessary
+    condition: tiles never move and empty hexes only fill up.)"""
+    cdef uint64_t playable = ((ONE << p.num_tiles) - 1), possible = 0, cand, bad = 0, starts
+    cdef uint64_t empty = p.all_hexes & ~s.explored, off = ~s.on_map
+    cdef int i, j, q, a, b
+    cdef bint ok
+    for q in range(p.num_players):
+        playable &= ~s.set_aside[q]
+    cand = playable & (playable >> 1)
+    while cand:
+        i = ctz64(cand)
+        cand &= cand - 1
+        a = s.tile_hex[i]
+        b = s.tile_hex[i + 1]
+        if a >= 0 and b >= 0:
+            ok = (p.neighbours[a] >> b) & 1
+        elif a >= 0:
+            ok = (p.neighbours[a] & empty) != 0
+        elif b >= 0:
+            ok = (p.neighbours[b] & empty) != 0
+        else:
+            ok = True
+        if ok:
+            possible |= ONE << i
+    # One number missing between two on the map (bit i: tiles i+1 and i+3
+    # on the map, i+2 not): a run through them needs an empty hex beside both.
+    cand = s.on_map & (off >> 1) & (s.on_map >> 2)
+    while cand:
+        i = ctz64(cand)
+        cand &= cand - 1
+        if not (p.neighbours[s.tile_hex[i]] & p.neighbours[s.tile_hex[i + 2]] & empty):
+            bad |= ONE << i
+    starts = possible
+    for j in range(1, p.min_run - 1):
+        starts &= possible >> j
+    # (a run over such a gap, both its links, is out)
+    for j in range(0, p.min_run - 2):
+        starts &= ~(bad >> j)
+    # Two missing between two on the map (bit i: tiles i+1 and i+4 on the map).
+    cand = s.on_map & (off >> 1) & (off >> 2) & (s.on_map >> 3)
+    while cand:
+        i = ctz64(cand)
+        cand &= cand - 1
+        if not two_step(p, empty, s.tile_hex[i], s.tile_hex[i + 3]):
+            for j in range(0, p.min_run - 3):
+                if i >= j:
+                    starts &= ~(ONE << (i - j))
+    cand = starts
+    for j in range(1, p.min_run):
+        cand |= starts << j
+    return cand & playable
+
+
+cdef void future_turns(const SbParams *p, const SbState *s, int *turns) noexcept nogil:
+    """The tiles each seat will still explore: the turns ahead played out on
+    hand sizes alone (each turn explores one tile and draws one while the
+    stack lasts; a turn goes to the next seat holding tiles). In the setup
+    deal, a bound: the tiles a seat holds plus every tile not yet dealt."""
+    cdef int held[SB_MAX_PLAYERS]
+    cdef int q, i, seat, cur = s.player, stack = p.num_tiles - s.pos
+    for q in range(p.num_players):
+        held[q] = popcount64(s.hand[q])
+        turns[q] = 0
+    if s.step == SB_DEAL:
+        for q in range(p.num_players):
+            turns[q] = held[q] + stack
+        return
+    if s.step == SB_OVER:
+        return
+    if s.step == SB_HIKE or s.step == SB_DRAW:      # this turn explored already: its draw
+        if stack > 0:
+            held[cur] += 1
+            stack -= 1
+    else:                                           # SB_EXPLORE: this turn first
+        cur = (cur + p.num_players - 1) % p.num_players
+    while True:
+        seat = -1
+        for i in range(1, p.num_players + 1):
+            if held[(cur + i) % p.num_players]:
+                seat = (cur + i) % p.num_players
+                break
+        if seat < 0:
+            return
+        turns[seat] += 1
+        held[seat] -= 1
+        if stack > 0:
+            held[seat] += 1
+            stack -= 1
+        cur = seat
+
+
+cdef void sb_score_bounds(const SbParams *p, const SbState *s, int *lo, int *hi) noexcept nogil:
+    """Bounds on each seat's final points from ``s``, whatever is played or
+    drawn (docs/rules/switchbacks.md#end-and-scoring): at least the points
+    made (a complete path stays complete), at most those plus every hiker
+    on a live tile (:func:`live_tiles`) not yet scoring, plus the hikers it
+    can still put on live tiles: one placement for each live tile it may
+    still hike on (one it holds or one still in the stack, or the tile it
+    has just explored), no more than its turns left (:func:`future_turns`),
+    a pair (2) while it has pairs or turns to spare for buddying up, else a
+    solo (1) while it has solos."""
+    cdef uint64_t live = live_tiles(p, s), waiting, undealt = stack_mask(p, s)
+    cdef int turns[SB_MAX_PLAYERS]
+    cdef int i, h, q, spots, places, pairs, pending
+    sb_scores(p, s, lo)
+    for q in range(p.num_players):
+        hi[q] = lo[q]
+    waiting = live & s.on_map & ~complete_tiles(p, s)
+    while waiting:
+        i = ctz64(waiting)
+        waiting &= waiting - 1
+        h = s.tile_hex[i]
+        if s.hiker_count[h]:
+            hi[s.hiker_owner[h]] += s.hiker_count[h]
+    future_turns(p, s, turns)
+    for q in range(p.num_players):
+        pending = 0
+        if s.step == SB_HIKE and s.player == q and s.just_explored >= 0 \
+                and (live >> (s.hex_tile[s.just_explored] - 1)) & 1:
+            pending = 1
+        spots = popcount64(live & (s.hand[q] | undealt))
+        places = turns[q] if turns[q] < spots else spots
+        # A pair placed counts 2, a solo 1; new pairs take a turn of their
+        # own (a buddy-up places nothing), at best one on a tile that cannot
+        # score anyway.
+        pairs = s.pairs[q] + min(s.solo[q] // 2, turns[q] - places)
+        places += pending
+        if places <= pairs:
+            hi[q] += 2 * places
+        else:
+            hi[q] += 2 * pairs + min(places - pairs, s.solo[q] - 2 * (pairs - s.pairs[q]))
+
+
+cdef void sb_state_bounds(const void *params, const void *st, double *lo, double *hi) noexcept nogil:
+    """Bounds on every seat's win share (GameDef.state_bounds) from the
+    bounds on the points (:func:`sb_score_bounds`): a seat whose least
+    points beat every other's most wins outright; one whose most points
+    another's least beats gets nothing; a seat sure to be among the best
+    shares with at most the seats that can reach its least points; when
+    every seat's points are settled the bounds are the returns."""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef int plo[SB_MAX_PLAYERS]
+    cdef int phi[SB_MAX_PLAYERS]
+    cdef int q, r, reach, level
+    cdef bint top, beaten
+    if s.step == SB_OVER:
+        sb_returns(params, st, lo)
+        for q in range(p.num_players):
+            hi[q] = lo[q]
+        return
+    sb_score_bounds(p, s, plo, phi)
+    for q in range(p.num_players):
+        top = True
+        beaten = False
+        reach = 1               # seats that can score at least q's least, q included
+        level = 0               # other seats sure to score at least q's most
+        for r in range(p.num_players):
+            if r == q:
+                continue
+            if phi[r] > plo[q]:
+                top = False
+            if phi[r] >= plo[q]:
+                reach += 1
+            if plo[r] > phi[q]:
+                beaten = True
+            if plo[r] >= phi[q]:
+                level += 1
+        lo[q] = 1.0 / reach if top else 0.0
+        hi[q] = 0.0 if beaten else 1.0 / (1 + level)
 
 
 cdef void sb_returns(const void *params, const void *st, double *out) noexcept nogil:
@@ -861,6 +1067,7 @@ cdef class SwitchbacksCore:
         g.rollout_action = sb_rollout_action
         g.playout = sb_playout
         g.public_decisions = 1         # only deals and draws are hidden
+        g.state_bounds = sb_state_bounds
         self.featuredef.game = b"switchbacks"
         self.featuredef.version = SB_FEATURES_VERSION
         self.featuredef.num_features = SB_NUM_FEATURES
@@ -1015,6 +1222,28 @@ cdef class KernelState:
         cdef int pts[SB_MAX_PLAYERS]
         sb_scores(self.p, &self.st, pts)
         return [pts[i] for i in range(self.p.num_players)]
+
+    def score_bounds(self) -> tuple:
+        """``(least, most)``: per seat, bounds on the points it ends the game
+        with from here, whatever is played (what the exact search prunes
+        with, ``GameDef.state_bounds``)."""
+        cdef int lo[SB_MAX_PLAYERS]
+        cdef int hi[SB_MAX_PLAYERS]
+        sb_score_bounds(self.p, &self.st, lo, hi)
+        return ([lo[i] for i in range(self.p.num_players)],
+                [hi[i] for i in range(self.p.num_players)])
+
+    def live_tiles(self) -> list:
+        """The tiles that may still end on a complete path (ascending)."""
+        return _tiles(live_tiles(self.p, &self.st))
+
+    def return_bounds(self) -> tuple:
+        """``(least, most)``: per seat, bounds on its win share from here."""
+        cdef double lo[SB_MAX_PLAYERS]
+        cdef double hi[SB_MAX_PLAYERS]
+        sb_state_bounds(self.p, &self.st, lo, hi)
+        return ([lo[i] for i in range(self.p.num_players)],
+                [hi[i] for i in range(self.p.num_players)])
 
     @cython.binding(False)
     def returns(self) -> list:

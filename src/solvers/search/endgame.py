@@ -190,7 +190,7 @@ def _backend(state: State, backend: str) -> str:
     return "c" if backend == "c" or (backend == "auto" and has_kernel(state)) else "python"
 
 
-def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
+def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int, bounds: bool = True):
     from .._core import endgame as _cend
 
     # A game whose every return lies in a known range (win shares: 0..1)
@@ -198,14 +198,18 @@ def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int):
     # chance nodes too (Star1 windows after a cheap pass with the node's own
     # window) and stop a decision node once a move reaches the best value
     # possible.
+    # ``bounds``: the game's bounds on each state's returns (where its
+    # kernel has them) value a settled state at once and cut off the rest
+    # outside the window.
     return _cend.Solver(state.game._gamedef_capsule(), mode=mode, tt_bits=tt_bits,
                         max_nodes=max_nodes,
-                        return_bounds=getattr(state.game, "return_bounds", None))
+                        return_bounds=getattr(state.game, "return_bounds", None),
+                        state_bounds=bounds)
 
 
 def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False, line: bool = True,
                   max_nodes: int = DEFAULT_MAX_NODES, tt_bits: int = 22,
-                  backend: str = "auto",
+                  backend: str = "auto", bounds: bool = True,
                   track: Callable[[Any], Any] | None = None) -> EndgameResult:
     """The exact value of ``state`` as it stands (every card in it is read:
     use :func:`expected_endgame` for a player's point of view).
@@ -214,7 +218,9 @@ def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False,
     SolversError beyond ``max_nodes`` searched nodes. ``track``, when given,
     is called with the solver before the search starts: its ``nodes`` (read
     from another thread while it runs) count the nodes searched so far, for
-    a progress bar, and its ``stop()`` ends the search.
+    a progress bar, and its ``stop()`` ends the search. ``bounds=False``
+    searches without the game's bounds on a state's returns (the same
+    values, for comparison).
     """
     if state.is_terminal():
         return EndgameResult(player=state.current_player(), value=list(state.returns()), action=None)
@@ -223,7 +229,7 @@ def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False,
         if track is not None:
             track(solver)
         return solver.solve(state, per_action, line)
-    c_solver = _c_solver(state, mode, max_nodes, tt_bits)
+    c_solver = _c_solver(state, mode, max_nodes, tt_bits, bounds)
     if track is not None:
         track(c_solver)
     r = c_solver.solve(state._state_capsule(), per_action=per_action, line=line)
