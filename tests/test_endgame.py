@@ -292,13 +292,13 @@ def test_c2c_kernel_two_players_last_turn_equals_naive(seed):
     assert_vec(solve_endgame(ker).value, naive(ref, True))
 
 
-def switchbacks_lockstep(left, seed):
-    """Reference and kernel 2-player Switchbacks states in lock-step, played
-    at random until ``left`` tiles (hands and stack) remain."""
+def switchbacks_lockstep(left, seed, players=2):
+    """Reference and kernel Switchbacks states in lock-step, played at random
+    until ``left`` tiles (hands and stack) remain, at a decision node."""
     import solvers
 
-    ref = solvers.load_game("switchbacks", players=2, reference=True).new_initial_state(seed=seed)
-    ker = solvers.load_game("switchbacks", players=2).new_initial_state(seed=seed)
+    ref = solvers.load_game("switchbacks", players=players, reference=True).new_initial_state(seed=seed)
+    ker = solvers.load_game("switchbacks", players=players).new_initial_state(seed=seed)
     rng = SplitMix64(seed)
     while sum(len(h) for h in ref.hands) + len(ref.stack()) > left or ref.is_chance_node():
         legal = ref.legal_actions()

@@ -8,6 +8,7 @@ search without the bounds, which must give the same values."""
 from __future__ import annotations
 
 import pytest
+from test_endgame import switchbacks_lockstep
 
 import solvers
 from solvers._core import endgame as cend
@@ -15,17 +16,9 @@ from solvers.rng import SplitMix64
 
 
 def lockstep(players: int, left: int, seed: int):
-    """Reference and kernel states in lock-step, played at random until
-    ``left`` tiles (hands and stack) remain, at a decision node."""
-    ref = solvers.load_game("switchbacks", players=players, reference=True).new_initial_state(seed=seed)
-    ker = solvers.load_game("switchbacks", players=players).new_initial_state(seed=seed)
-    rng = SplitMix64(seed)
-    while sum(len(h) for h in ref.hands) + len(ref.stack()) > left or ref.is_chance_node():
-        legal = ref.legal_actions()
-        a = ref.seeded_outcome() if ref.is_chance_node() else legal[rng.below(len(legal))]
-        ref.apply_action(a)
-        ker.apply_action(a)
-    return ref, ker
+    """Reference and kernel states in lock-step, random play until ``left``
+    tiles remain (tests/test_endgame.py's helper)."""
+    return switchbacks_lockstep(left, seed, players)
 
 
 def final_scores(state, memo) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -280,19 +280,24 @@ cdef inline uint64_t complete_tiles(const SbParams *p, const SbState *s) noexcep
     return runs_of(p, links) & s.on_map
 
 
-cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogil:
-    """Points per player: hikers on tiles whose run of consecutive, adjacent
-    numbers has at least min_run tiles."""
-    cdef uint64_t covered = complete_tiles(p, s)
+cdef inline void add_hikers(const SbState *s, uint64_t tiles, int *out) noexcept nogil:
+    """Add to each seat's count its hikers on ``tiles`` (on the map)."""
     cdef int i, h
-    for i in range(p.num_players):
-        out[i] = 0
-    while covered:
-        i = ctz64(covered)
-        covered &= covered - 1
+    while tiles:
+        i = ctz64(tiles)
+        tiles &= tiles - 1
         h = s.tile_hex[i]
         if s.hiker_count[h]:
             out[s.hiker_owner[h]] += s.hiker_count[h]
+
+
+cdef void sb_scores(const SbParams *p, const SbState *s, int *out) noexcept nogil:
+    """Points per player: hikers on tiles whose run of consecutive, adjacent
+    numbers has at least min_run tiles."""
+    cdef int i
+    for i in range(p.num_players):
+        out[i] = 0
+    add_hikers(s, complete_tiles(p, s), out)
 
 
 cdef inline bint two_step(const SbParams *p, uint64_t empty, int a, int b) noexcept nogil:
@@ -416,19 +421,13 @@ cdef void sb_score_bounds(const SbParams *p, const SbState *s, int *lo, int *hi)
     has just explored), no more than its turns left (:func:`future_turns`),
     a pair (2) while it has pairs or turns to spare for buddying up, else a
     solo (1) while it has solos."""
-    cdef uint64_t live = live_tiles(p, s), waiting, undealt = stack_mask(p, s)
+    cdef uint64_t live = live_tiles(p, s), undealt = stack_mask(p, s)
     cdef int turns[SB_MAX_PLAYERS]
-    cdef int i, h, q, spots, places, pairs, pending
+    cdef int q, spots, places, pairs, pending
     sb_scores(p, s, lo)
     for q in range(p.num_players):
         hi[q] = lo[q]
-    waiting = live & s.on_map & ~complete_tiles(p, s)
-    while waiting:
-        i = ctz64(waiting)
-        waiting &= waiting - 1
-        h = s.tile_hex[i]
-        if s.hiker_count[h]:
-            hi[s.hiker_owner[h]] += s.hiker_count[h]
+    add_hikers(s, live & s.on_map & ~complete_tiles(p, s), hi)     # not scoring yet
     future_turns(p, s, turns)
     for q in range(p.num_players):
         pending = 0
