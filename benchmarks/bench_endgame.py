@@ -89,11 +89,12 @@ def self_play_position(left: int, seed: int, iterations: int):
     return None
 
 
-def timed(state, per_action: bool, max_nodes: int) -> dict:
-    """One solve: proven, nodes, seconds (and the result when proven)."""
+def timed(state, per_action: bool, max_nodes: int, bounds: bool = True) -> dict:
+    """One solve: proven, nodes, seconds (and the result when proven);
+    ``bounds=False`` without the game's bounds."""
     start = time.perf_counter()
     try:
-        r = solve_endgame(state, per_action=per_action, line=False, max_nodes=max_nodes)
+        r = solve_endgame(state, per_action=per_action, line=False, max_nodes=max_nodes, bounds=bounds)
     except solvers.SolversError:
         return {"proven": False, "nodes": max_nodes, "seconds": time.perf_counter() - start}
     return {"proven": True, "nodes": r.nodes, "seconds": time.perf_counter() - start, "result": r}
@@ -201,14 +202,12 @@ def bounds_gain(positions: list, max_nodes: int) -> dict:
     game's bounds: the same values, and the nodes and seconds of each."""
     rows = []
     for seed, state in positions:
-        start = time.perf_counter()
-        plain = solve_endgame(state, line=False, max_nodes=max_nodes, bounds=False)
-        mid = time.perf_counter()
-        bounded = solve_endgame(state, line=False, max_nodes=max_nodes)
-        end = time.perf_counter()
-        assert bounded.value == pytest.approx(plain.value)
-        rows.append({"seed": seed, "without_nodes": plain.nodes, "with_nodes": bounded.nodes,
-                     "without_s": round(mid - start, 4), "with_s": round(end - mid, 4)})
+        plain = timed(state, False, max_nodes, bounds=False)
+        bounded = timed(state, False, max_nodes)
+        assert plain["proven"] and bounded["proven"]
+        assert bounded["result"].value == pytest.approx(plain["result"].value)
+        rows.append({"seed": seed, "without_nodes": plain["nodes"], "with_nodes": bounded["nodes"],
+                     "without_s": round(plain["seconds"], 4), "with_s": round(bounded["seconds"], 4)})
     return {"rows": rows, "without_nodes": sum(r["without_nodes"] for r in rows),
             "with_nodes": sum(r["with_nodes"] for r in rows),
             "without_s": sum(r["without_s"] for r in rows), "with_s": sum(r["with_s"] for r in rows)}

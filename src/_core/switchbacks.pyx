@@ -422,12 +422,15 @@ cdef void sb_score_bounds(const SbParams *p, const SbState *s, int *lo, int *hi)
     a pair (2) while it has pairs or turns to spare for buddying up, else a
     solo (1) while it has solos."""
     cdef uint64_t live = live_tiles(p, s), undealt = stack_mask(p, s)
+    cdef uint64_t complete = complete_tiles(p, s)
     cdef int turns[SB_MAX_PLAYERS]
     cdef int q, spots, places, pairs, pending
-    sb_scores(p, s, lo)
+    for q in range(p.num_players):
+        lo[q] = 0
+    add_hikers(s, complete, lo)                         # the points made (sb_scores)
     for q in range(p.num_players):
         hi[q] = lo[q]
-    add_hikers(s, live & s.on_map & ~complete_tiles(p, s), hi)     # not scoring yet
+    add_hikers(s, live & s.on_map & ~complete, hi)      # not scoring yet
     future_turns(p, s, turns)
     for q in range(p.num_players):
         pending = 0
