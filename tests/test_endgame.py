@@ -142,6 +142,22 @@ def test_small_table_still_exact():
         assert_vec(big.value, small.value)
 
 
+def test_the_table_grows_with_its_entries_and_a_stop_during_a_growth_leaves_it_be():
+    game = TicTacToe()
+    solver = cend.Solver(game._gamedef_capsule(), owner=game, tt_bits=20)
+    root = game.new_initial_state()._state_capsule()
+    first = solver.solve(root)
+    size = solver.table_entries
+    assert solver._grow() and solver.table_entries == 2 * size
+    # Every entry moved over: the root is read from the table, not searched.
+    again = solver.solve(root)
+    assert again["value"] == first["value"] and again["nodes"] < 10 < 1000 < first["nodes"]
+    # A growth that a stop overtakes (a 2^22 table takes tenths of a
+    # second to fill) gives up at once and keeps the table it had.
+    solver.stop()
+    assert not solver._grow() and solver.table_entries == 2 * size
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_node_budget_raises_and_leaves_the_state(backend):
     state = Pig(players=2, target=20, die=6, max_turns=10).new_initial_state()

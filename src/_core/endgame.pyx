@@ -240,21 +240,36 @@ cdef class Solver:
         """Entries the transposition table holds now."""
         return self.mask + 1
 
-    cdef void grow(self) noexcept nogil:
-        """Double the table and move every entry over."""
+    cdef bint grow(self) noexcept nogil:
+        """Double the table and move every entry over; False when it stays
+        as it is (out of memory, or a :meth:`stop` came during the move)."""
         cdef uint64_t size = self.mask + 1, i
         cdef uint64_t new_mask = 2 * size - 1
         cdef Entry *fresh = <Entry *> calloc(2 * size, sizeof(Entry))
         if fresh == NULL:
             self.max_bits = self.bits            # out of memory: stay this size
-            return
+            return False
         for i in range(size):
+            # The move touches every page of the new table (a 2^22 one is
+            # hundreds of megabytes, tenths of a second): a stop cannot wait.
+            if i & 0xFFFF == 0 and eg_read_flag(&self.stop_flag):
+                free(fresh)
+                self.aborted = True
+                return False
             if self.tt[i].flag != FLAG_EMPTY:
                 fresh[self.tt[i].key & new_mask] = self.tt[i]
         free(self.tt)
         self.tt = fresh
         self.mask = new_mask
         self.bits += 1
+        return True
+
+    def _grow(self) -> bool:
+        """Double the table now (for tests); whether it grew."""
+        cdef bint grown
+        with nogil:
+            grown = self.grow()
+        return grown
 
     cdef void store(self, uint64_t h, double score, const double *vec, int best, int flag) noexcept nogil:
         cdef Entry *e = &self.tt[h & self.mask]
