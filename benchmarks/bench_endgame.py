@@ -31,6 +31,10 @@ the placing steps (up to 30 moves) are in the set. The targets
   (``GameDef.state_bounds``) over those with them, on the random-play
   positions of the per-action figure, both in the same process (higher is
   better; the seconds are kept in ``extra_info``).
+* **The game's key** (``bench_endgame_solver_key``): the same solves keyed
+  by the full hash over those keyed by Switchbacks' key for exact search
+  (``GameDef.solver_key``: the tiles that can no longer score made
+  anonymous, children of equal keys searched once), both with the bounds.
 
 Under ``--benchmark-disable`` (quick mode, CI) the same figures are taken
 on small positions (6 tiles left for the per-action cost, 7 for the
@@ -89,12 +93,13 @@ def self_play_position(left: int, seed: int, iterations: int):
     return None
 
 
-def timed(state, per_action: bool, max_nodes: int, bounds: bool = True) -> dict:
+def timed(state, per_action: bool, max_nodes: int, **options: bool) -> dict:
     """One solve: proven, nodes, seconds (and the result when proven);
-    ``bounds=False`` without the game's bounds."""
+    ``bounds=False`` without the game's bounds, ``canonical=False`` without
+    its key for exact search."""
     start = time.perf_counter()
     try:
-        r = solve_endgame(state, per_action=per_action, line=False, max_nodes=max_nodes, bounds=bounds)
+        r = solve_endgame(state, per_action=per_action, line=False, max_nodes=max_nodes, **options)
     except solvers.SolversError:
         return {"proven": False, "nodes": max_nodes, "seconds": time.perf_counter() - start}
     return {"proven": True, "nodes": r.nodes, "seconds": time.perf_counter() - start, "result": r}
@@ -197,12 +202,13 @@ def bench_endgame_proof_time(benchmark):
               f"{row['worst_seconds']:.2f} s, {row['worst_nodes']} nodes")
 
 
-def bounds_gain(positions: list, max_nodes: int) -> dict:
-    """Value-only solves of every ``(seed, position)`` with and without the
-    game's bounds: the same values, and the nodes and seconds of each."""
+def option_gain(positions: list, max_nodes: int, option: str) -> dict:
+    """Value-only solves of every ``(seed, position)`` with and without a
+    solver option (``bounds``, ``canonical``): the same values, and the
+    nodes and seconds of each."""
     rows = []
     for seed, state in positions:
-        plain = timed(state, False, max_nodes, bounds=False)
+        plain = timed(state, False, max_nodes, **{option: False})
         bounded = timed(state, False, max_nodes)
         assert plain["proven"] and bounded["proven"]
         assert bounded["result"].value == pytest.approx(plain["result"].value)
@@ -216,11 +222,25 @@ def bounds_gain(positions: list, max_nodes: int) -> dict:
 def bench_endgame_state_bounds(benchmark):
     left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
     positions = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
-    gain = benchmark.pedantic(bounds_gain, args=(positions, 30_000_000), rounds=1, iterations=1)
+    gain = benchmark.pedantic(option_gain, args=(positions, 30_000_000, "bounds"), rounds=1, iterations=1)
     benchmark.extra_info.update({"tiles_left": left, "positions": len(gain["rows"]), **gain})
     headline(benchmark, "Switchbacks endgame nodes, value only, without / with the game's bounds",
              gain["without_nodes"], gain["with_nodes"],
              against="the same solves with GameDef.state_bounds", higher_is_better=True)
     print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes without the "
           f"game's bounds, {gain['with_nodes']} with ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
+          f"{gain['without_s']:.2f} s against {gain['with_s']:.2f} s")
+
+
+def bench_endgame_solver_key(benchmark):
+    left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
+    positions = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
+    gain = benchmark.pedantic(option_gain, args=(positions, 30_000_000, "canonical"), rounds=1,
+                              iterations=1)
+    benchmark.extra_info.update({"tiles_left": left, "positions": len(gain["rows"]), **gain})
+    headline(benchmark, "Switchbacks endgame nodes, value only, keyed by the hash / by the game's key",
+             gain["without_nodes"], gain["with_nodes"],
+             against="the same solves keyed by GameDef.solver_key", higher_is_better=True)
+    print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes by the "
+          f"hash, {gain['with_nodes']} by the game's key ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
           f"{gain['without_s']:.2f} s against {gain['with_s']:.2f} s")

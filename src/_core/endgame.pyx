@@ -22,7 +22,13 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
   children are searched with a full window, so every chance node's value is
   exact.
 * **Transposition table** keyed by ``GameDef.hash`` (replace-always, the full
-  64-bit key stored), with exact/lower/upper flags and the best action.
+  64-bit key stored), with exact/lower/upper flags and the best action; by
+  the game's ``GameDef.solver_key`` where it has one, a canonical form
+  under which states worth the same share a key (Switchbacks: the tiles
+  that can no longer score made anonymous). Then children with equal keys
+  are searched once: a decision's duplicates are skipped, a chance node's
+  merged with their probabilities added. ``canonical=False`` keys by the
+  hash.
 * **The game's bounds** (optional ``GameDef.state_bounds``): a state whose
   bounds on every return meet is valued at once, and with two players one
   whose bounds lie outside the window is cut off, before any move is
@@ -91,7 +97,9 @@ cdef class Solver:
     (doubling when half full) up to ``2**tt_bits`` entries of
     :data:`ENTRY_BYTES` bytes; it starts small so that small endgames stay
     cheap. ``max_nodes``: give up (SolversError) beyond it. ``state_bounds``:
-    use the game's bounds on a state's returns where it has them. :meth:`stop`
+    use the game's bounds on a state's returns where it has them;
+    ``canonical``: key the table by the game's ``solver_key`` where it has
+    one (else by its hash), searching children of equal keys once. :meth:`stop`
     (from another thread) ends a running search within a node, for good: a
     stopped solver searches no more. The solver keeps
     the ``gamedef`` capsule, which keeps the game's tables alive; ``owner``
@@ -116,6 +124,11 @@ cdef class Solver:
     cdef bint overlong
     cdef int stop_flag                  # set by stop(), read by the search (volatile)
     cdef bint use_bounds                # ask the game for bounds on each state's returns
+    cdef bint canonical                 # key by GameDef.solver_key: merge equal children
+    cdef uint64_t (*key_of)(const void *params, const void *st) noexcept nogil
+    cdef uint64_t *ckeys                # children's keys, a row per depth
+    cdef uint64_t *given                # the key of the state at each depth, when known
+    cdef char *has_given
     cdef bint star                      # the scalar is bounded: prune at chance nodes
     cdef double lo, hi                  # bounds of the searched scalar
     cdef double *hist                   # history scores, [player][action]
@@ -126,8 +139,11 @@ cdef class Solver:
 
     def __cinit__(self, gamedef, *, str mode="auto", int tt_bits=22,
                   max_nodes=DEFAULT_MAX_NODES, owner=None, return_bounds=None,
-                  bint state_bounds=True):
+                  bint state_bounds=True, bint canonical=True):
         self.states = NULL
+        self.ckeys = NULL
+        self.given = NULL
+        self.has_given = NULL
         self.actions = NULL
         self.probs = NULL
         self.tt = NULL
@@ -153,6 +169,8 @@ cdef class Solver:
             raise SolversError(f"the game {g.name.decode()!r} leaves part of its C table empty")
         self.owner = owner
         self.use_bounds = state_bounds and g.state_bounds != NULL
+        self.canonical = canonical and g.solver_key != NULL
+        self.key_of = g.solver_key if self.canonical else g.hash
         self.nplayers = g.num_players
         self.alphabeta = g.num_players == 2 and mode != "maxn"
         self.star = False
@@ -170,9 +188,13 @@ cdef class Solver:
         self.lb = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
         self.ub = <double *> malloc(sizeof(double) * (g.max_actions + 1) * levels)
         self.exact = <char *> malloc((g.max_actions + 1) * levels)
+        self.ckeys = <uint64_t *> malloc(sizeof(uint64_t) * (g.max_actions + 1) * levels)
+        self.given = <uint64_t *> malloc(sizeof(uint64_t) * levels)
+        self.has_given = <char *> calloc(levels, 1)
         self.hist = <double *> calloc(<size_t> max(1, g.num_players * g.num_distinct_actions), sizeof(double))
         if (self.keys == NULL or self.lb == NULL or self.ub == NULL or self.exact == NULL
-                or self.hist == NULL):
+                or self.hist == NULL or self.ckeys == NULL or self.given == NULL
+                or self.has_given == NULL):
             raise MemoryError()
         self.max_bits = tt_bits
         self.bits = min(tt_bits, 12)
@@ -195,6 +217,9 @@ cdef class Solver:
         free(self.lb)
         free(self.ub)
         free(self.exact)
+        free(self.ckeys)
+        free(self.given)
+        free(self.has_given)
 
     cdef inline void credit(self, int p, int action, double weight) noexcept nogil:
         """History heuristic: ``action`` of player ``p`` cut off or won a
@@ -284,6 +309,55 @@ cdef class Solver:
         e.best = best
         e.flag = <int8_t> flag
 
+    cdef inline void give_key(self, int depth, const uint64_t *keys, int i) noexcept nogil:
+        """The state at ``depth`` has key ``keys[i]`` (already computed)."""
+        if self.canonical:
+            self.given[depth] = keys[i]
+            self.has_given[depth] = 1
+
+    cdef bint seen_before(self, int depth, uint64_t *keys, int *nk) noexcept nogil:
+        """Whether the child at ``depth + 1`` has the key of a sibling
+        searched before (listed in ``keys[:nk]``); if not, its key joins
+        the list and goes to the child's search."""
+        cdef uint64_t k = self.key_of(self.g.params, self.states + (depth + 1) * self.g.state_size)
+        cdef int j
+        for j in range(nk[0]):
+            if keys[j] == k:
+                return True
+        keys[nk[0]] = k
+        nk[0] += 1
+        self.given[depth + 1] = k
+        self.has_given[depth + 1] = 1
+        return False
+
+    cdef int merge_outcomes(self, int depth, int n, int *acts, double *probs) noexcept nogil:
+        """Merge the chance outcomes at ``depth`` whose children share a
+        key (their probabilities added, the first one kept); the new count.
+        The kept outcomes' keys are left in the depth's row of ``ckeys``."""
+        cdef const GameDef *g = self.g
+        cdef char *st = self.states + depth * g.state_size
+        cdef char *child = st + g.state_size
+        cdef uint64_t *ck = self.ckeys + depth * (g.max_actions + 1)
+        cdef uint64_t k
+        cdef int i, j, kept = 0
+        cdef bint merged
+        for i in range(n):
+            memcpy(child, st, g.state_size)
+            g.apply_action(g.params, child, acts[i])
+            k = self.key_of(g.params, child)
+            merged = False
+            for j in range(kept):
+                if ck[j] == k:
+                    probs[j] += probs[i]
+                    merged = True
+                    break
+            if not merged:
+                ck[kept] = k
+                acts[kept] = acts[i]
+                probs[kept] = probs[i]
+                kept += 1
+        return kept
+
     cdef double value(self, int depth, double alpha, double beta, double *out) noexcept nogil:
         """The value of the state at ``depth`` (exact when it lies inside
         (alpha, beta)); its vector in ``out``."""
@@ -303,6 +377,10 @@ cdef class Solver:
         cdef uint64_t h
         cdef int64_t sub, best_sub = 0
         cdef Entry *e
+        cdef bint known = self.has_given[depth]     # the caller computed this state's key
+        cdef uint64_t *ck = self.ckeys + depth * m
+        cdef int nk = 0, j
+        self.has_given[depth] = 0
         for k in range(EG_MAX_PLAYERS):
             out[k] = 0.0
             bv[k] = 0.0
@@ -323,7 +401,7 @@ cdef class Solver:
                 return self.hi
             if beta <= self.lo:             # it cannot fall below beta
                 return self.lo
-        h = g.hash(params, st)
+        h = self.given[depth] if known else self.key_of(params, st)
         e = &self.tt[h & self.mask]
         if e.flag != FLAG_EMPTY and e.key == h:
             if e.flag == FLAG_EXACT:
@@ -348,7 +426,9 @@ cdef class Solver:
                     break
             if settled:                     # the result is known, whatever is played
                 memcpy(out, cv, sizeof(double) * self.nplayers)
-                return self.scalar(out, 0)
+                v = self.scalar(out, 0)
+                self.store(h, v, out, -1, FLAG_EXACT)   # a revisit is a table hit
+                return v
             if self.alphabeta:
                 v = bv[0] - cv[1]           # the most the scalar can reach
                 if v <= alpha:
@@ -363,11 +443,14 @@ cdef class Solver:
                 bv[k] = 0.0
         if p == GAME_CHANCE:
             n = g.chance_outcomes(params, st, acts, probs)
+            if self.canonical:
+                n = self.merge_outcomes(depth, n, acts, probs)
             if self.star:
                 return self.chance(depth, n, acts, probs, h, alpha, beta, out)
             for i in range(n):
                 memcpy(child, st, g.state_size)
                 g.apply_action(params, child, acts[i])
+                self.give_key(depth + 1, ck, i)
                 self.value(depth + 1, -INF, INF, cv)
                 for k in range(self.nplayers):
                     out[k] += probs[i] * cv[k]
@@ -387,6 +470,8 @@ cdef class Solver:
             for i in range(n):
                 memcpy(child, st, g.state_size)
                 g.apply_action(params, child, acts[i])
+                if self.canonical and self.seen_before(depth, ck, &nk):
+                    continue                # worth what an earlier child is worth
                 self.value(depth + 1, -INF, INF, cv)
                 if cv[p] > best:
                     best = cv[p]
@@ -402,6 +487,8 @@ cdef class Solver:
         for i in range(n):
             memcpy(child, st, g.state_size)
             g.apply_action(params, child, acts[i])
+            if self.canonical and self.seen_before(depth, ck, &nk):
+                continue                    # worth what an earlier child is worth
             sub = self.nodes
             v = self.value(depth + 1, alpha, beta, cv)
             if (p == 0 and v > best) or (p != 0 and v < best):
@@ -484,6 +571,8 @@ cdef class Solver:
                     b = hi + 1.0
                 memcpy(child, st, g.state_size)
                 g.apply_action(g.params, child, acts[i])
+                if self.canonical:
+                    self.give_key(depth + 1, self.ckeys + depth * m, i)
                 v = self.value(depth + 1, a, b, cv)
                 if self.aborted:
                     return 0.0
@@ -564,14 +653,23 @@ cdef class Solver:
             self.raise_if_aborted()
             vec = [out[k] for k in range(self.nplayers)]
             if p >= 0:
-                h = g.hash(g.params, self.states)
+                h = self.key_of(g.params, self.states)
                 e = &self.tt[h & self.mask]
-                if e.flag != FLAG_EMPTY and e.key == h:
+                n = g.legal_actions(g.params, self.states, self.actions)
+                if e.flag != FLAG_EMPTY and e.key == h and e.best >= 0:
                     best_a = e.best
+                    for i in range(n):
+                        if self.actions[i] == best_a:
+                            break
+                    else:
+                        # The entry came from another state of the same
+                        # key (a canonical one): its move may not be
+                        # legal here; take a move the table shows as good.
+                        best_a = self.best_from_table(out, n)
                 else:
-                    # Not searched: the game's bounds settled the root, so
-                    # every move is worth the same; the first is a best one.
-                    n = g.legal_actions(g.params, self.states, self.actions)
+                    # Not searched (or no move stored): the game's bounds
+                    # settled the root, so every move is worth the same;
+                    # the first is a best one.
                     best_a = self.actions[0] if n > 0 else -1
             return [vec, best_a if best_a >= 0 else None, rows]
         # Every root action exactly: each child with a full window.
@@ -579,13 +677,21 @@ cdef class Solver:
         acts = [self.actions[i] for i in range(n)]
         best = -INF
         vec = None
+        done = {}                       # a child's key -> its row (canonical keys)
         for a in acts:
             memcpy(self.states + g.state_size, self.states, g.state_size)
             g.apply_action(g.params, self.states + g.state_size, a)
+            if self.canonical:
+                h = self.key_of(g.params, self.states + g.state_size)
+                if h in done:           # worth what an earlier move is worth
+                    rows.append((a, list(done[h])))
+                    continue
             with nogil:
                 self.value(1, -INF, INF, cv)
             self.raise_if_aborted()
             row = [cv[k] for k in range(self.nplayers)]
+            if self.canonical:
+                done[h] = row
             rows.append((a, row))
             v = row[p] - row[1 - p] if self.alphabeta else row[p]
             if v > best:
@@ -593,6 +699,43 @@ cdef class Solver:
                 best_a = a
                 vec = row
         return [vec, best_a, rows]
+
+    cdef int best_from_table(self, const double *out, int n):
+        """A legal move of the root (``actions[:n]``) whose child the table
+        shows to reach the root's value ``out``; else every child searched."""
+        cdef const GameDef *g = self.g
+        cdef char *child = self.states + g.state_size
+        cdef int p = g.current_player(g.params, self.states), i
+        cdef double target = self.scalar(out, 0)
+        cdef double cv[EG_MAX_PLAYERS]
+        cdef uint64_t h
+        cdef Entry *e
+        for i in range(n):
+            memcpy(child, self.states, g.state_size)
+            g.apply_action(g.params, child, self.actions[i])
+            h = self.key_of(g.params, child)
+            e = &self.tt[h & self.mask]
+            if e.flag == FLAG_EMPTY or e.key != h:
+                continue
+            if not self.alphabeta:
+                if e.flag == FLAG_EXACT and e.vec[p] == out[p]:
+                    return self.actions[i]
+            elif (e.flag == FLAG_EXACT and e.score == target) or (
+                    p == 0 and e.flag == FLAG_LOWER and e.score >= target) or (
+                    p != 0 and e.flag == FLAG_UPPER and e.score <= target):
+                return self.actions[i]
+        acts = [self.actions[i] for i in range(n)]
+        best_a, best = -1, -INF
+        for a in acts:
+            memcpy(child, self.states, g.state_size)
+            g.apply_action(g.params, child, a)
+            with nogil:
+                self.value(1, -INF, INF, cv)
+            self.raise_if_aborted()
+            v = (cv[p] - cv[1 - p]) if self.alphabeta else cv[p]
+            if v > best:
+                best, best_a = v, a
+        return best_a
 
     def probe(self, state, double alpha, double beta) -> tuple:
         """The search of ``state`` (a 'solvers.State' capsule) with the window
@@ -689,10 +832,11 @@ cdef class Solver:
 
 def solve(gamedef, state, *, str mode="auto", int tt_bits=22, max_nodes=DEFAULT_MAX_NODES,
           bint per_action=False, bint line=True, owner=None, return_bounds=None,
-          bint state_bounds=True) -> dict:
+          bint state_bounds=True, bint canonical=True) -> dict:
     """One-shot :meth:`Solver.solve`."""
     return Solver(gamedef, mode=mode, tt_bits=tt_bits, max_nodes=max_nodes, owner=owner,
-                  return_bounds=return_bounds, state_bounds=state_bounds).solve(
+                  return_bounds=return_bounds, state_bounds=state_bounds,
+                  canonical=canonical).solve(
                       state, per_action=per_action, line=line)
 
 

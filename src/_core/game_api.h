@@ -70,6 +70,14 @@ typedef struct GameDef {
        window. Game knowledge for exact search, as rollout_action is for
        MCTS: the search itself stays game-agnostic. */
     void (*state_bounds)(const void *params, const void *st, double *lo, double *hi);
+    /* optional (NULL: hash): a key for exact search that may be equal for
+       different states when they are worth the same whatever is played, a
+       canonical form (pieces that can no longer matter made
+       interchangeable, say). Equal keys must mean equal returns under every
+       continuation, move for move; the exact search keys its table by it
+       and searches children with equal keys once (chance outcomes merged,
+       their probabilities added). */
+    uint64_t (*solver_key)(const void *params, const void *st);
 } GameDef;
 
 #endif

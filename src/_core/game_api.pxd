@@ -32,6 +32,7 @@ cdef extern from "game_api.h" nogil:
         void (*playout)(const void *params, void *st, uint64_t *rng, unsigned int policy_seats) noexcept nogil
         int public_decisions
         void (*state_bounds)(const void *params, const void *st, double *lo, double *hi) noexcept nogil
+        uint64_t (*solver_key)(const void *params, const void *st) noexcept nogil
 
 cdef extern from "rng.h" nogil:
     uint64_t splitmix64_next(uint64_t *state)

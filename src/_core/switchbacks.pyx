@@ -833,6 +833,49 @@ cdef uint64_t sb_hash(const void *params, const void *st) noexcept nogil:
     return h
 
 
+cdef uint64_t sb_solver_key(const void *params, const void *st) noexcept nogil:
+    """The exact search's key (GameDef.solver_key): :func:`sb_hash` with
+    every tile that can no longer end on a complete path (outside
+    :func:`live_tiles`) made anonymous. Such a tile's number never matters
+    again: on the map only its hex counts (hikers on it never score, and
+    none can join them), in a hand or the stack only how many there are.
+    Two positions that differ only in which of those tiles lie where are
+    worth the same: exchanging the numbers maps every continuation of one
+    onto a continuation of the other with the same complete paths. (In the
+    setup deal, the plain hash.)"""
+    cdef const SbParams *p = <const SbParams *>params
+    cdef const SbState *s = <const SbState *>st
+    cdef uint64_t h, m, dead
+    cdef int q, x, t
+    if s.step == SB_DEAL:
+        return sb_hash(params, st)
+    dead = ~live_tiles(p, s)
+    h = p.z_turn[s.player][s.step] ^ p.z_just[s.just_explored + 1]
+    m = s.explored
+    while m:
+        x = ctz64(m)
+        m &= m - 1
+        t = s.hex_tile[x] - 1
+        if (dead >> t) & 1:
+            h ^= p.z_dead[x]
+            continue
+        h ^= p.z_tile[t][x]
+        if s.hiker_count[x]:
+            h ^= p.z_hiker[x][2 * s.hiker_owner[x] + s.hiker_count[x] - 1]
+    for q in range(p.num_players):
+        m = s.hand[q] & ~dead
+        while m:
+            h ^= p.z_hand[q][ctz64(m)]
+            m &= m - 1
+        h ^= p.z_dead_held[q][popcount64(s.hand[q] & dead)]
+        m = s.set_aside[q]
+        while m:
+            h ^= p.z_aside[q][ctz64(m)]
+            m &= m - 1
+        h ^= p.z_solo[q][s.solo[q]] ^ p.z_pairs[q][s.pairs[q]]
+    return h
+
+
 cdef int sb_is_legal(const SbParams *p, const SbState *s, int action) noexcept nogil:
     cdef int buf[SB_MAX_ACTIONS]
     cdef int n = sb_legal_actions(p, s, buf), i
@@ -1046,6 +1089,11 @@ cdef class SwitchbacksCore:
                 p.z_turn[i][j] = splitmix64_next(&rng)
         for i in range(SB_MAX + 1):
             p.z_just[i] = splitmix64_next(&rng)
+        for i in range(SB_MAX):
+            p.z_dead[i] = splitmix64_next(&rng)
+        for i in range(SB_MAX_PLAYERS):
+            for j in range(SB_MAX + 1):
+                p.z_dead_held[i][j] = splitmix64_next(&rng)
 
         g = &self.gamedef
         g.name = b"switchbacks"
@@ -1066,6 +1114,7 @@ cdef class SwitchbacksCore:
         g.determinize = sb_determinize
         g.action_observation = sb_action_observation
         g.hash = sb_hash
+        g.solver_key = sb_solver_key
         g.rollout_action = sb_rollout_action
         g.playout = sb_playout
         g.public_decisions = 1         # only deals and draws are hidden
@@ -1238,6 +1287,12 @@ cdef class KernelState:
     def live_tiles(self) -> list:
         """The tiles that may still end on a complete path (ascending)."""
         return _tiles(live_tiles(self.p, &self.st))
+
+    def solver_key(self) -> int:
+        """The exact search's key of this position (``GameDef.solver_key``):
+        equal for positions that differ only in where the tiles outside
+        :meth:`live_tiles` lie."""
+        return sb_solver_key(self.p, &self.st)
 
     def return_bounds(self) -> tuple:
         """``(least, most)``: per seat, bounds on its win share from here."""

@@ -190,7 +190,8 @@ def _backend(state: State, backend: str) -> str:
     return "c" if backend == "c" or (backend == "auto" and has_kernel(state)) else "python"
 
 
-def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int, bounds: bool = True):
+def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int, bounds: bool = True,
+              canonical: bool = True):
     from .._core import endgame as _cend
 
     # A game whose every return lies in a known range (win shares: 0..1)
@@ -201,15 +202,18 @@ def _c_solver(state: State, mode: str, max_nodes: int, tt_bits: int, bounds: boo
     # ``bounds``: the game's bounds on each state's returns (where its
     # kernel has them) value a settled state at once and cut off the rest
     # outside the window.
+    # ``canonical``: the game's key for exact search (where its kernel has
+    # one) gives states worth the same one table entry, and children of
+    # equal keys are searched once.
     return _cend.Solver(state.game._gamedef_capsule(), mode=mode, tt_bits=tt_bits,
                         max_nodes=max_nodes,
                         return_bounds=getattr(state.game, "return_bounds", None),
-                        state_bounds=bounds)
+                        state_bounds=bounds, canonical=canonical)
 
 
 def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False, line: bool = True,
                   max_nodes: int = DEFAULT_MAX_NODES, tt_bits: int = 22,
-                  backend: str = "auto", bounds: bool = True,
+                  backend: str = "auto", bounds: bool = True, canonical: bool = True,
                   track: Callable[[Any], Any] | None = None) -> EndgameResult:
     """The exact value of ``state`` as it stands (every card in it is read:
     use :func:`expected_endgame` for a player's point of view).
@@ -219,8 +223,9 @@ def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False,
     is called with the solver before the search starts: its ``nodes`` (read
     from another thread while it runs) count the nodes searched so far, for
     a progress bar, and its ``stop()`` ends the search. ``bounds=False``
-    searches without the game's bounds on a state's returns (the same
-    values, for comparison).
+    searches without the game's bounds on a state's returns, and
+    ``canonical=False`` without the game's key for exact search (keyed by
+    the full hash instead): the same values, for comparison.
     """
     if state.is_terminal():
         return EndgameResult(player=state.current_player(), value=list(state.returns()), action=None)
@@ -229,7 +234,7 @@ def solve_endgame(state: State, *, mode: str = "auto", per_action: bool = False,
         if track is not None:
             track(solver)
         return solver.solve(state, per_action, line)
-    c_solver = _c_solver(state, mode, max_nodes, tt_bits, bounds)
+    c_solver = _c_solver(state, mode, max_nodes, tt_bits, bounds, canonical)
     if track is not None:
         track(c_solver)
     r = c_solver.solve(state._state_capsule(), per_action=per_action, line=line)
