@@ -37,7 +37,7 @@ the placing steps (up to 30 moves) are in the set. The targets
   anonymous, children of equal keys searched once), both with the bounds.
 
 Under ``--benchmark-disable`` (quick mode, CI) the same figures are taken
-on small positions (6 tiles left for the per-action cost, 7 for the
+on small positions (6 tiles left for the per-action cost, 9 for the
 proof time), so the ratio gate watches the same code paths.
 """
 
@@ -179,8 +179,8 @@ def proof_ladder(sizes: list[tuple[int, bool, int]], seeds: range) -> dict:
 
 def bench_endgame_proof_time(benchmark):
     if benchmark.disabled:
-        head = "7"
-        sizes, seeds = [(7, False, 5_000_000)], range(2)
+        head = "9"
+        sizes, seeds = [(9, False, 5_000_000)], range(2)
     else:
         head = "10"
         sizes = [(8, False, 20_000_000), (8, True, 20_000_000), (10, False, 20_000_000),

@@ -610,9 +610,9 @@ def test_cli_endgame_shows_a_node_progress_bar_in_a_terminal(tmp_path):
     state = solvers.load_game("switchbacks", players=2).new_initial_state(seed=0)
     rng = SplitMix64(0)
     moves = []
-    # 10 tiles left: far past 2M nodes (the search gives up), and 2M nodes
+    # 14 tiles left: far past 2M nodes (the search gives up), and 2M nodes
     # last well over the bar's half second even on a fast idle core.
-    while sum(len(h) for h in state.hands) + len(state.stack()) > 10 or state.is_chance_node():
+    while sum(len(h) for h in state.hands) + len(state.stack()) > 14 or state.is_chance_node():
         legal = state.legal_actions()
         a = state.seeded_outcome() if state.is_chance_node() else legal[rng.below(len(legal))]
         moves.append(a)

@@ -1,6 +1,6 @@
 """Switchbacks' key for the exact search (``GameDef.solver_key``): tiles that
-can no longer end on a complete path are anonymous in it, and the search
-merges children of equal keys. Checked against values computed without the
+can no longer end on a complete path, and empty hexes no path can cross,
+are anonymous in it, and the search merges children of equal keys. Checked against values computed without the
 key (the plain hash, itself checked against a naive search in
 tests/test_endgame.py)."""
 
@@ -12,6 +12,7 @@ import pytest
 from test_endgame import switchbacks_lockstep
 
 from solvers._core import endgame as cend
+from solvers.rng import SplitMix64
 
 
 def exact(state, canonical: bool, per_action: bool = False) -> dict:
@@ -79,10 +80,100 @@ def test_twins_that_differ_only_in_tiles_that_cannot_score_share_a_key_and_a_val
                 control_keys += 1
                 if exact(twin, False)["value"] != pytest.approx(exact(ker, False)["value"], abs=1e-9):
                     control_values += 1
-    # (94 unplaced pairs, 1,113 with one on the map, 24 controls, 2 of them
+    # (94 unplaced pairs, 1,112 with one on the map, 24 controls, 2 of them
     # worth different amounts, when this was written)
     assert differ_unplaced >= 50 and differ_map >= 500 and equal_keys == differ_unplaced + differ_map
     assert control_keys >= 20 and control_values >= 1
+
+
+def moved(ref, tile: int, hex_id: int):
+    """The reference state with ``tile`` (on the map, no hikers on it)
+    moved to the empty hex ``hex_id``."""
+    twin = ref.clone()
+    old = next(h for h, t in ref.board.items() if t == tile)
+    del twin.board[old]
+    twin.board[hex_id] = tile
+    return twin
+
+
+def test_twins_that_differ_only_in_hexes_no_path_can_cross_share_a_key_and_a_value():
+    """Twin positions: a tile that can no longer score moved from its hex
+    to an empty hex that no path can cross (outside open_hexes): where they
+    share the key, their exact values (searched without it) agree. The
+    control:
+    moved to an empty hex a path may still cross, the key differs, and some
+    of those twins are worth different amounts."""
+    same = control_keys = control_values = 0
+    for seed in range(10):
+        ref, ker = switchbacks_lockstep(6 + seed % 2, seed, 2)
+        game = ker.game
+        live, open_ = set(ker.live_tiles()), set(ker.open_hexes())
+        empty = [h for h in range(game.num_hexes) if h not in ref.board]
+        movable = [t for h, t in ref.board.items()
+                   if t not in live and h not in ref.hikers and h != ref.just_explored]
+        value = exact(ker, False)["value"]
+        for tile in movable[:2]:
+            for hex_id in empty:
+                twin = game.from_reference(moved(ref, tile, hex_id))
+                if hex_id in open_:
+                    assert twin.solver_key() != ker.solver_key()
+                    control_keys += 1
+                    if exact(twin, False)["value"] != pytest.approx(value, abs=1e-9):
+                        control_values += 1
+                elif twin.solver_key() == ker.solver_key():
+                    # (not always: the hex it left may be one a path can
+                    # cross, or the tests of what can still score may read
+                    # the other hex's being empty)
+                    same += 1
+                    assert exact(twin, False)["value"] == pytest.approx(value, abs=1e-9)
+    # (135, 48 and 2 when this was written)
+    assert same >= 60 and control_keys >= 20 and control_values >= 1
+
+
+def path_seeking_end(ref, rng: SplitMix64):
+    """Play ``ref`` (a reference state) to the end: chance by the seeded
+    deck, moves mostly putting a tile beside its number plus or minus one
+    (so that complete paths are made), else at random."""
+    state = ref.clone()
+    g, m = state.game, state.game.map
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.seeded_outcome())
+            continue
+        legal = state.legal_actions()
+        if state.step == "explore" and rng.below(10) < 8:
+            where = {t: h for h, t in state.board.items()}
+            near = [a for a in legal if any(
+                n in where and m.adjacent(where[n], a % g.num_hexes)
+                for n in (a // g.num_hexes, a // g.num_hexes + 2))]   # (tile - 1, tile + 1)
+            legal = near or legal
+        state.apply_action(legal[rng.below(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_hex_and_tile_a_later_path_takes_was_open_and_live(players):
+    """What the key leaves out must never matter: in continuations played
+    to the end (mostly laying tiles beside their neighbours in number), a
+    complete path crosses only hexes that were on the map or open, and
+    only tiles that were live, in the position the continuation started
+    from."""
+    crossed = tiles = 0
+    rng = SplitMix64(players)
+    for seed in range(30):
+        ref, ker = switchbacks_lockstep(8 + seed % 7, seed, players)
+        open_, live = set(ker.open_hexes()), set(ker.live_tiles())
+        for _ in range(6):
+            end = path_seeking_end(ref, rng)
+            for hex_id, tile in end.board.items():
+                if end.on_complete_path(hex_id):
+                    assert tile in live, (seed, tile)
+                    tiles += 1
+                    if hex_id not in ref.board:
+                        assert hex_id in open_, (seed, hex_id, tile)
+                        crossed += 1
+    # (153/262, 131/248 and 102/162 with 2, 3 and 4 players when this was written)
+    assert crossed >= 60 and tiles >= 100
 
 
 # (players, [(tiles left, seed)]): random-play positions.

@@ -25,7 +25,8 @@ hidden cards, solve determinisations (:func:`expected_endgame`).
   64-bit key stored), with exact/lower/upper flags and the best action; by
   the game's ``GameDef.solver_key`` where it has one, a canonical form
   under which states worth the same share a key (Switchbacks: the tiles
-  that can no longer score made anonymous). Then children with equal keys
+  that can no longer score, and the empty hexes no path can cross, made
+  anonymous). Then children with equal keys
   are searched once: a decision's duplicates are skipped, a chance node's
   merged with their probabilities added. ``canonical=False`` keys by the
   hash.

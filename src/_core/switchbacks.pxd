@@ -50,8 +50,10 @@ ctypedef struct SbParams:
     uint64_t z_pairs[SB_MAX_PLAYERS][SB_MAX_HIKERS]
     uint64_t z_turn[SB_MAX_PLAYERS][5]
     uint64_t z_just[SB_MAX + 1]
-    uint64_t z_dead[SB_MAX]                   # hex holding a tile that can no longer score
-    uint64_t z_dead_held[SB_MAX_PLAYERS][SB_MAX + 1]   # how many such tiles a seat holds
+    uint64_t z_open[SB_MAX]                   # an empty hex a path may still cross
+    uint64_t z_dead_held[SB_MAX_PLAYERS][SB_MAX + 1]   # how many tiles that cannot score a seat holds
+    uint64_t z_idle[SB_MAX + 1]               # how many empty hexes no path can cross
+    uint64_t z_just_idle                      # the tile just explored cannot score
 
 ctypedef struct SbState:
     uint64_t explored                   # hexes holding a tile

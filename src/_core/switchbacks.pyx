@@ -833,37 +833,108 @@ cdef uint64_t sb_hash(const void *params, const void *st) noexcept nogil:
     return h
 
 
+cdef inline uint64_t spread(const SbParams *p, uint64_t from_, uint64_t empty, int steps) noexcept nogil:
+    """The empty hexes within ``steps`` steps of the hexes ``from_``, going
+    through empty hexes only."""
+    cdef uint64_t reach = 0, frontier = from_, nxt, m
+    cdef int i
+    for i in range(steps):
+        nxt = 0
+        m = frontier
+        while m:
+            nxt |= p.neighbours[ctz64(m)]
+            m &= m - 1
+        frontier = nxt & empty & ~reach
+        reach |= frontier
+        if not frontier:
+            break
+    return reach
+
+
+cdef uint64_t open_hexes(const SbParams *p, const SbState *s, uint64_t live) noexcept nogil:
+    """The empty hexes a complete path may still cross: where some tile of
+    ``live`` not yet on the map may lie on one. A tile t on a path lies in
+    a run of min_run consecutive numbers, all in ``live``; in such a run,
+    the nearest number below t already on the map (u, with the numbers
+    between still to come) needs t within t - u steps of u's hex through
+    empty hexes, and likewise the nearest above. A run with nothing on the
+    map leaves every empty hex open. (A necessary condition: tiles never
+    move and empty hexes only fill up.)"""
+    cdef uint64_t empty = p.all_hexes & ~s.explored, out = 0, cand, w, here
+    cdef uint64_t window = (ONE << p.min_run) - 1
+    cdef int t, a, u, lo, hi
+    cand = live & ~s.on_map
+    while cand:
+        t = ctz64(cand)                     # tile index (number - 1)
+        cand &= cand - 1
+        for a in range(t - p.min_run + 1, t + 1):
+            if a < 0 or a + p.min_run > p.num_tiles or ((live >> a) & window) != window:
+                continue
+            lo = -1
+            for u in range(t - 1, a - 1, -1):
+                if (s.on_map >> u) & 1:
+                    lo = u
+                    break
+            hi = -1
+            for u in range(t + 1, a + p.min_run):
+                if (s.on_map >> u) & 1:
+                    hi = u
+                    break
+            if lo < 0 and hi < 0:
+                return empty
+            here = empty
+            if lo >= 0:
+                here &= spread(p, ONE << s.tile_hex[lo], empty, t - lo)
+            if hi >= 0:
+                here &= spread(p, ONE << s.tile_hex[hi], empty, hi - t)
+            out |= here
+    return out
+
+
 cdef uint64_t sb_solver_key(const void *params, const void *st) noexcept nogil:
     """The exact search's key (GameDef.solver_key): :func:`sb_hash` with
-    every tile that can no longer end on a complete path (outside
-    :func:`live_tiles`) made anonymous. Such a tile's number never matters
-    again: on the map only its hex counts (hikers on it never score, and
-    none can join them), in a hand or the stack only how many there are.
-    Two positions that differ only in which of those tiles lie where are
-    worth the same: exchanging the numbers maps every continuation of one
-    onto a continuation of the other with the same complete paths. (In the
-    setup deal, the plain hash.)"""
+    what can no longer matter left out. A tile outside :func:`live_tiles`
+    can no longer end on a complete path, and an empty hex outside
+    :func:`open_hexes` can never be crossed by one: such a tile's number
+    never matters again (in a hand or the stack only how many there are;
+    hikers on it never score), nor does such a hex's place (only how many
+    are empty; a tile put there can no longer score). Two positions that
+    differ only in those are worth the same: exchanging the numbers, and
+    the hexes, maps every continuation of one onto a continuation of the
+    other with the same complete paths. (In the setup deal, the plain
+    hash.)"""
     cdef const SbParams *p = <const SbParams *>params
     cdef const SbState *s = <const SbState *>st
-    cdef uint64_t h, m, dead
+    cdef uint64_t h, m, live, dead, empty, open_
     cdef int q, x, t
     if s.step == SB_DEAL:
         return sb_hash(params, st)
-    dead = ~live_tiles(p, s)
-    h = p.z_turn[s.player][s.step] ^ p.z_just[s.just_explored + 1]
+    live = live_tiles(p, s)
+    dead = ~live
+    empty = p.all_hexes & ~s.explored
+    open_ = open_hexes(p, s, live)
+    h = p.z_turn[s.player][s.step]
+    if s.just_explored >= 0 and (dead >> (s.hex_tile[s.just_explored] - 1)) & 1:
+        h ^= p.z_just_idle
+    else:
+        h ^= p.z_just[s.just_explored + 1]
     m = s.explored
     while m:
         x = ctz64(m)
         m &= m - 1
         t = s.hex_tile[x] - 1
         if (dead >> t) & 1:
-            h ^= p.z_dead[x]
-            continue
+            continue                        # only how many: implied by the rest
         h ^= p.z_tile[t][x]
         if s.hiker_count[x]:
             h ^= p.z_hiker[x][2 * s.hiker_owner[x] + s.hiker_count[x] - 1]
+    m = open_
+    while m:
+        h ^= p.z_open[ctz64(m)]
+        m &= m - 1
+    h ^= p.z_idle[popcount64(empty & ~open_)]
     for q in range(p.num_players):
-        m = s.hand[q] & ~dead
+        m = s.hand[q] & live
         while m:
             h ^= p.z_hand[q][ctz64(m)]
             m &= m - 1
@@ -1090,10 +1161,13 @@ cdef class SwitchbacksCore:
         for i in range(SB_MAX + 1):
             p.z_just[i] = splitmix64_next(&rng)
         for i in range(SB_MAX):
-            p.z_dead[i] = splitmix64_next(&rng)
+            p.z_open[i] = splitmix64_next(&rng)
         for i in range(SB_MAX_PLAYERS):
             for j in range(SB_MAX + 1):
                 p.z_dead_held[i][j] = splitmix64_next(&rng)
+        for i in range(SB_MAX + 1):
+            p.z_idle[i] = splitmix64_next(&rng)
+        p.z_just_idle = splitmix64_next(&rng)
 
         g = &self.gamedef
         g.name = b"switchbacks"
@@ -1288,10 +1362,20 @@ cdef class KernelState:
         """The tiles that may still end on a complete path (ascending)."""
         return _tiles(live_tiles(self.p, &self.st))
 
+    def open_hexes(self) -> list:
+        """The empty hexes a complete path may still cross (ascending)."""
+        cdef uint64_t m = open_hexes(self.p, &self.st, live_tiles(self.p, &self.st))
+        out = []
+        while m:
+            out.append(ctz64(m))
+            m &= m - 1
+        return out
+
     def solver_key(self) -> int:
         """The exact search's key of this position (``GameDef.solver_key``):
         equal for positions that differ only in where the tiles outside
-        :meth:`live_tiles` lie."""
+        :meth:`live_tiles` lie, and in which empty hexes outside
+        :meth:`open_hexes` they fill."""
         return sb_solver_key(self.p, &self.st)
 
     def return_bounds(self) -> tuple:
