@@ -86,6 +86,28 @@ def test_twins_that_differ_only_in_tiles_that_cannot_score_share_a_key_and_a_val
     assert control_keys >= 20 and control_values >= 1
 
 
+def test_a_tile_that_may_score_still_in_the_stack_is_named_by_the_key():
+    """The plain hash leaves the stack out (it is what the rest leaves);
+    the key, leaving out which tile is which among those that cannot
+    score, must name the stack's tiles that may. Twins: such a tile
+    exchanged with one on the map that cannot score (which then may lie
+    dead on that hex while the other waits in the stack): never the same
+    key. Without the stack in the key, 2 of these twins shared it."""
+    twins = 0
+    for seed in range(40):
+        ref, ker = switchbacks_lockstep(6 + seed % 4, seed, 2)
+        game = ker.game
+        live = set(ker.live_tiles())
+        waiting = [t for t in live if where(ref, t) == "stack"]
+        lying = [t for t in range(1, game.num_tiles + 1) if where(ref, t) == "map" and t not in live]
+        for a in waiting:
+            for b in lying:
+                twin = game.from_reference(swapped(ref, a, b))
+                assert twin.solver_key() != ker.solver_key(), (seed, a, b)
+                twins += 1
+    assert twins >= 500
+
+
 def moved(ref, tile: int, hex_id: int):
     """The reference state with ``tile`` (on the map, no hikers on it)
     moved to the empty hex ``hex_id``."""

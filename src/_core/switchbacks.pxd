@@ -54,6 +54,7 @@ ctypedef struct SbParams:
     uint64_t z_dead_held[SB_MAX_PLAYERS][SB_MAX + 1]   # how many tiles that cannot score a seat holds
     uint64_t z_idle[SB_MAX + 1]               # how many empty hexes no path can cross
     uint64_t z_just_idle                      # the tile just explored cannot score
+    uint64_t z_pool[SB_MAX]                   # a tile still to be drawn that may score
 
 ctypedef struct SbState:
     uint64_t explored                   # hexes holding a tile

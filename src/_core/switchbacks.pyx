@@ -860,7 +860,7 @@ cdef uint64_t open_hexes(const SbParams *p, const SbState *s, uint64_t live) noe
     empty hexes, and likewise the nearest above. A run with nothing on the
     map leaves every empty hex open. (A necessary condition: tiles never
     move and empty hexes only fill up.)"""
-    cdef uint64_t empty = p.all_hexes & ~s.explored, out = 0, cand, w, here
+    cdef uint64_t empty = p.all_hexes & ~s.explored, out = 0, cand, here
     cdef uint64_t window = (ONE << p.min_run) - 1
     cdef int t, a, u, lo, hi
     cand = live & ~s.on_map
@@ -898,14 +898,16 @@ cdef uint64_t sb_solver_key(const void *params, const void *st) noexcept nogil:
     :func:`open_hexes` can never be crossed by one: such a tile's number
     never matters again (in a hand or the stack only how many there are;
     hikers on it never score), nor does such a hex's place (only how many
-    are empty; a tile put there can no longer score). Two positions that
-    differ only in those are worth the same: exchanging the numbers, and
-    the hexes, maps every continuation of one onto a continuation of the
-    other with the same complete paths. (In the setup deal, the plain
-    hash.)"""
+    are empty; a tile put there can no longer score). Every other tile is
+    named where it is, the stack's too (the plain hash leaves the stack
+    out, as what is left; here what is left is only counted). Two positions
+    with one key are worth the same: they name the same tiles that may
+    still score, so exchanging the others' numbers, and the hexes left
+    out, maps every continuation of one onto a continuation of the other
+    with the same complete paths. (In the setup deal, the plain hash.)"""
     cdef const SbParams *p = <const SbParams *>params
     cdef const SbState *s = <const SbState *>st
-    cdef uint64_t h, m, live, dead, empty, open_
+    cdef uint64_t h, m, live, dead, empty, open_, pool
     cdef int q, x, t
     if s.step == SB_DEAL:
         return sb_hash(params, st)
@@ -933,6 +935,12 @@ cdef uint64_t sb_solver_key(const void *params, const void *st) noexcept nogil:
         h ^= p.z_open[ctz64(m)]
         m &= m - 1
     h ^= p.z_idle[popcount64(empty & ~open_)]
+    pool = live & ~s.on_map                 # the stack's tiles that may score
+    for q in range(p.num_players):
+        pool &= ~s.hand[q] & ~s.set_aside[q]
+    while pool:
+        h ^= p.z_pool[ctz64(pool)]
+        pool &= pool - 1
     for q in range(p.num_players):
         m = s.hand[q] & live
         while m:
@@ -1168,6 +1176,8 @@ cdef class SwitchbacksCore:
         for i in range(SB_MAX + 1):
             p.z_idle[i] = splitmix64_next(&rng)
         p.z_just_idle = splitmix64_next(&rng)
+        for i in range(SB_MAX):
+            p.z_pool[i] = splitmix64_next(&rng)
 
         g = &self.gamedef
         g.name = b"switchbacks"
