@@ -219,28 +219,26 @@ def option_gain(positions: list, max_nodes: int, option: str) -> dict:
             "without_s": sum(r["without_s"] for r in rows), "with_s": sum(r["with_s"] for r in rows)}
 
 
-def bench_endgame_state_bounds(benchmark):
+def option_bench(benchmark, option: str, figure: str, against: str, words: tuple[str, str]) -> None:
+    """Value-only nodes without / with a solver option on the per-action
+    figure's random-play positions (see :func:`option_gain`)."""
     left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
     positions = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
-    gain = benchmark.pedantic(option_gain, args=(positions, 30_000_000, "bounds"), rounds=1, iterations=1)
+    gain = benchmark.pedantic(option_gain, args=(positions, 30_000_000, option), rounds=1, iterations=1)
     benchmark.extra_info.update({"tiles_left": left, "positions": len(gain["rows"]), **gain})
-    headline(benchmark, "Switchbacks endgame nodes, value only, without / with the game's bounds",
-             gain["without_nodes"], gain["with_nodes"],
-             against="the same solves with GameDef.state_bounds", higher_is_better=True)
-    print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes without the "
-          f"game's bounds, {gain['with_nodes']} with ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
+    headline(benchmark, figure, gain["without_nodes"], gain["with_nodes"], against=against,
+             higher_is_better=True)
+    print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes {words[0]}, "
+          f"{gain['with_nodes']} {words[1]} ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
           f"{gain['without_s']:.2f} s against {gain['with_s']:.2f} s")
+
+
+def bench_endgame_state_bounds(benchmark):
+    option_bench(benchmark, "bounds", "Switchbacks endgame nodes, value only, without / with the game's bounds",
+                 "the same solves with GameDef.state_bounds", ("without the game's bounds", "with"))
 
 
 def bench_endgame_solver_key(benchmark):
-    left, seeds = (6, range(3)) if benchmark.disabled else (8, range(4))
-    positions = [(seed, st) for seed in seeds for st in random_play_positions(left, seed)]
-    gain = benchmark.pedantic(option_gain, args=(positions, 30_000_000, "canonical"), rounds=1,
-                              iterations=1)
-    benchmark.extra_info.update({"tiles_left": left, "positions": len(gain["rows"]), **gain})
-    headline(benchmark, "Switchbacks endgame nodes, value only, keyed by the hash / by the game's key",
-             gain["without_nodes"], gain["with_nodes"],
-             against="the same solves keyed by GameDef.solver_key", higher_is_better=True)
-    print(f"\n{left} tiles left, {len(gain['rows'])} positions: {gain['without_nodes']} nodes by the "
-          f"hash, {gain['with_nodes']} by the game's key ({gain['without_nodes'] / gain['with_nodes']:.2f}x); "
-          f"{gain['without_s']:.2f} s against {gain['with_s']:.2f} s")
+    option_bench(benchmark, "canonical",
+                 "Switchbacks endgame nodes, value only, keyed by the hash / by the game's key",
+                 "the same solves keyed by GameDef.solver_key", ("by the hash", "by the game's key"))

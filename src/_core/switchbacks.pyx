@@ -804,6 +804,15 @@ cdef int sb_action_observation(const void *params, const void *st, int action, i
     return action
 
 
+cdef inline uint64_t zobrist_of(uint64_t members, const uint64_t *keys) noexcept nogil:
+    """The Zobrist keys of a set (bit i: ``keys[i]``), XORed together."""
+    cdef uint64_t h = 0
+    while members:
+        h ^= keys[ctz64(members)]
+        members &= members - 1
+    return h
+
+
 cdef uint64_t sb_hash(const void *params, const void *st) noexcept nogil:
     """Zobrist hash of the map, hikers, hands, set-aside piles, unplaced
     hikers and whose step it is. The stack order is left out: chance draws
@@ -821,14 +830,7 @@ cdef uint64_t sb_hash(const void *params, const void *st) noexcept nogil:
         if s.hiker_count[x]:
             h ^= p.z_hiker[x][2 * s.hiker_owner[x] + s.hiker_count[x] - 1]
     for q in range(p.num_players):
-        m = s.hand[q]
-        while m:
-            h ^= p.z_hand[q][ctz64(m)]
-            m &= m - 1
-        m = s.set_aside[q]
-        while m:
-            h ^= p.z_aside[q][ctz64(m)]
-            m &= m - 1
+        h ^= zobrist_of(s.hand[q], p.z_hand[q]) ^ zobrist_of(s.set_aside[q], p.z_aside[q])
         h ^= p.z_solo[q][s.solo[q]] ^ p.z_pairs[q][s.pairs[q]]
     return h
 
@@ -930,27 +932,14 @@ cdef uint64_t sb_solver_key(const void *params, const void *st) noexcept nogil:
         h ^= p.z_tile[t][x]
         if s.hiker_count[x]:
             h ^= p.z_hiker[x][2 * s.hiker_owner[x] + s.hiker_count[x] - 1]
-    m = open_
-    while m:
-        h ^= p.z_open[ctz64(m)]
-        m &= m - 1
-    h ^= p.z_idle[popcount64(empty & ~open_)]
+    h ^= zobrist_of(open_, p.z_open) ^ p.z_idle[popcount64(empty & ~open_)]
     pool = live & ~s.on_map                 # the stack's tiles that may score
     for q in range(p.num_players):
         pool &= ~s.hand[q] & ~s.set_aside[q]
-    while pool:
-        h ^= p.z_pool[ctz64(pool)]
-        pool &= pool - 1
+    h ^= zobrist_of(pool, p.z_pool)
     for q in range(p.num_players):
-        m = s.hand[q] & live
-        while m:
-            h ^= p.z_hand[q][ctz64(m)]
-            m &= m - 1
-        h ^= p.z_dead_held[q][popcount64(s.hand[q] & dead)]
-        m = s.set_aside[q]
-        while m:
-            h ^= p.z_aside[q][ctz64(m)]
-            m &= m - 1
+        h ^= zobrist_of(s.hand[q] & live, p.z_hand[q]) ^ p.z_dead_held[q][popcount64(s.hand[q] & dead)]
+        h ^= zobrist_of(s.set_aside[q], p.z_aside[q])
         h ^= p.z_solo[q][s.solo[q]] ^ p.z_pairs[q][s.pairs[q]]
     return h
 
