@@ -86,6 +86,36 @@ def test_twins_that_differ_only_in_tiles_that_cannot_score_share_a_key_and_a_val
     assert control_keys >= 20 and control_values >= 1
 
 
+def test_a_twin_read_from_the_table_answers_a_legal_best_move():
+    """One solver, two twins of one key (two tiles that cannot score
+    exchanged between a hand and elsewhere): the second's answer is read
+    from the first's table entry, whose move may name a tile the second
+    does not hold. The answer must be legal and best (against every move's
+    value searched by the hash)."""
+    checked = 0
+    for seed in range(40):
+        ref, ker = switchbacks_lockstep(6 + seed % 3, seed, 2)
+        if ker.step != "explore":           # its moves name tiles
+            continue
+        game = ker.game
+        live = set(ker.live_tiles())
+        held = [t for t in ref.hands[ref.player] if t not in live]
+        others = [t for t in range(1, game.num_tiles + 1)
+                  if t not in live and where(ref, t) not in ("aside", f"hand {ref.player}")]
+        for a, b in itertools.product(held[:2], others[:3]):
+            twin = game.from_reference(swapped(ref, a, b))
+            if twin.solver_key() != ker.solver_key():
+                continue
+            solver = cend.Solver(game._gamedef_capsule(), owner=game, return_bounds=game.return_bounds)
+            solver.solve(ker._state_capsule(), line=False)
+            move = solver.solve(twin._state_capsule(), line=False)["action"]
+            rows = dict(exact(twin, False, per_action=True)["action_values"])
+            best = max(v[ref.player] for v in rows.values())
+            assert move in rows and rows[move][ref.player] == pytest.approx(best, abs=1e-9)
+            checked += 1
+    assert checked >= 20
+
+
 def test_a_tile_that_may_score_still_in_the_stack_is_named_by_the_key():
     """The plain hash leaves the stack out (it is what the rest leaves);
     the key, leaving out which tile is which among those that cannot
@@ -229,6 +259,11 @@ def test_the_search_by_keys_gives_every_value_of_the_search_by_hash(players, pos
             for action in r["line"]:
                 assert action in replay.legal_actions()
                 replay.apply_action(action)
+                if players == 2 and not replay.is_terminal():
+                    # Best play keeps the value (each move of the line comes
+                    # from the table, maybe from another position of the key).
+                    v = exact(replay, False)["value"]
+                    assert v[0] - v[1] == pytest.approx(plain["value"][0] - plain["value"][1], abs=1e-9)
         by_key += keyed["nodes"]
         by_hash += plain["nodes"]
     assert by_key < by_hash
