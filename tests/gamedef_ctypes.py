@@ -28,6 +28,8 @@ class GameDef(ctypes.Structure):
         ("rollout_action", CFUNCTYPE(c_int, VP, VP, POINTER(c_uint64))),
         ("playout", CFUNCTYPE(None, VP, VP, POINTER(c_uint64), c_uint)),
         ("public_decisions", c_int),
+        ("state_bounds", CFUNCTYPE(None, VP, VP, POINTER(c_double), POINTER(c_double))),
+        ("solver_key", CFUNCTYPE(c_uint64, VP, VP)),
     ]
 
 

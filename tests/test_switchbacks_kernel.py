@@ -267,6 +267,7 @@ def test_gamedef_plays_like_the_reference(players):
             n = gd.legal_actions(gd.params, st, out)
             assert n <= gd.max_actions and list(out[:n]) == ref.legal_actions()
             assert gd.hash(gd.params, st) == ker.hash()
+            assert gd.solver_key(gd.params, st) == ker.solver_key()
             if player >= 0:
                 assert gd.rollout_action(gd.params, st, ctypes.byref(rng)) in ref.legal_actions()
             if ref.is_terminal():
