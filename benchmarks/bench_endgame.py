@@ -33,8 +33,9 @@ the placing steps (up to 30 moves) are in the set. The targets
   better; the seconds are kept in ``extra_info``).
 * **The game's key** (``bench_endgame_solver_key``): the same solves keyed
   by the full hash over those keyed by Switchbacks' key for exact search
-  (``GameDef.solver_key``: the tiles that can no longer score made
-  anonymous, children of equal keys searched once), both with the bounds.
+  (``GameDef.solver_key``: the tiles that can no longer score and the
+  empty hexes no path can cross made anonymous, children of equal keys
+  searched once), both with the bounds.
 
 Under ``--benchmark-disable`` (quick mode, CI) the same figures are taken
 on small positions (6 tiles left for the per-action cost, 9 for the

@@ -572,8 +572,7 @@ cdef class Solver:
                     b = hi + 1.0
                 memcpy(child, st, g.state_size)
                 g.apply_action(g.params, child, acts[i])
-                if self.canonical:
-                    self.give_key(depth + 1, self.ckeys + depth * m, i)
+                self.give_key(depth + 1, self.ckeys + depth * m, i)
                 v = self.value(depth + 1, a, b, cv)
                 if self.aborted:
                     return 0.0
@@ -703,12 +702,12 @@ cdef class Solver:
 
     cdef int best_from_table(self, const double *out, int n):
         """A legal move of the root (``actions[:n]``) whose child the table
-        shows to reach the root's value ``out``; else every child searched."""
+        shows to reach the root's value ``out``; else the best of every
+        move's value."""
         cdef const GameDef *g = self.g
         cdef char *child = self.states + g.state_size
         cdef int p = g.current_player(g.params, self.states), i
         cdef double target = self.scalar(out, 0)
-        cdef double cv[EG_MAX_PLAYERS]
         cdef uint64_t h
         cdef Entry *e
         for i in range(n):
@@ -725,18 +724,7 @@ cdef class Solver:
                     p == 0 and e.flag == FLAG_LOWER and e.score >= target) or (
                     p != 0 and e.flag == FLAG_UPPER and e.score <= target):
                 return self.actions[i]
-        acts = [self.actions[i] for i in range(n)]
-        best_a, best = -1, -INF
-        for a in acts:
-            memcpy(child, self.states, g.state_size)
-            g.apply_action(g.params, child, a)
-            with nogil:
-                self.value(1, -INF, INF, cv)
-            self.raise_if_aborted()
-            v = (cv[p] - cv[1 - p]) if self.alphabeta else cv[p]
-            if v > best:
-                best, best_a = v, a
-        return best_a
+        return self._solve_buffer(True)[1]
 
     def probe(self, state, double alpha, double beta) -> tuple:
         """The search of ``state`` (a 'solvers.State' capsule) with the window
