@@ -160,6 +160,40 @@ def test_mcts_falls_back_when_the_endgame_is_too_large():
     assert sum(r["visits"] for r in rows) == 300
 
 
+def late_switchbacks(players, tiles_left_plies=12, seed=4):
+    """A Switchbacks decision whose random playouts end within a dozen plies."""
+    from solvers import load_game
+    from solvers.search.mcts import playout_plies
+
+    state = load_game("switchbacks", players=players).new_initial_state(seed=seed)
+    state.apply_seeded_chance()
+    k = 0
+    while playout_plies(state, 8, 0) > tiles_left_plies:
+        legal = state.legal_actions()
+        state.apply_action(legal[k % len(legal)])
+        k += 7
+        state.apply_seeded_chance()
+    assert state.current_player() >= 0 and not state.is_terminal()
+    return state
+
+
+def test_switchbacks_with_two_seats_searches_its_last_tiles_exactly_by_default():
+    state = late_switchbacks(2)
+    timed = make("mcts", state.game, iterations=None, time=0.05)
+    assert (timed.endgame_plies, timed.endgame_nodes) == (18, 300_000)
+    rows = timed.analyse(state)
+    assert all(1 <= r["visits"] <= 8 for r in rows)            # re-deals solved, not MCTS visits
+    # Controls: the same position searched by MCTS alone.
+    rows = make("mcts", state.game, iterations=None, time=0.05, endgame_plies=0).analyse(state)
+    assert sum(r["visits"] for r in rows) > 100
+    counted = make("mcts", state.game)                           # an iteration budget: plain MCTS
+    assert counted.endgame_plies == 0
+    assert sum(r["visits"] for r in counted.analyse(state)) == 300
+    assert make("mcts", state.game, iterations=None, time=0.05, backend="python").endgame_plies == 0
+    three = late_switchbacks(3)
+    assert make("mcts", three.game, iterations=None, time=0.05).endgame_plies == 0
+
+
 @pytest.mark.parametrize("backend", ["c", "python"])
 def test_mcts_agent_time_budget(backend):
     state = positions()[2]

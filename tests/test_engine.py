@@ -533,6 +533,23 @@ def test_native_switchbacks_position_with_moves_and_back():
     assert snapshot(session) == before
 
 
+def test_a_timed_switchbacks_go_searches_the_last_tiles_exactly():
+    # Early on the search streams MCTS iterations; near the end (Switchbacks
+    # with 2 seats, a time budget) the re-deals are solved exactly instead.
+    from test_agents import late_switchbacks
+
+    session = Session()
+    ok(session, {"cmd": "new", "game": "switchbacks", "seed": 5})
+    ok(session, {"cmd": "deal"})
+    early = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1}})
+    assert early["iterations"] > 100 and sum(r["visits"] for r in early["ranked"]) > 100
+    ok(session, {"cmd": "position", "position": state_to_position(late_switchbacks(2))})
+    late = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1}})
+    assert late["iterations"] == 0 and all(1 <= r["visits"] <= 8 for r in late["ranked"])
+    plain = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1, "endgame_plies": 0}})
+    assert plain["iterations"] > 100                            # the control: MCTS there too
+
+
 # ------------------------------------------------------------------ the real process
 def test_solve_engine_subprocess_session():
     requests = [

@@ -119,6 +119,20 @@ def test_switchbacks_endgame_hand_over_ignores_what_others_hold(players, tiles_l
     assert values[0] != values[1]
 
 
+def test_switchbacks_default_timed_player_ignores_what_the_other_seat_holds():
+    # With 2 seats a timed search hands the last tiles to the exact search by
+    # default (Game.default_endgame_plies): that too sees only the seat's view.
+    state = switchbacks_late(2, 4, 2)
+    twin = hand_twin(state)
+    assert_twins(state, twin)
+    assert state.hands != twin.hands
+    rows = [solvers.load_agent("mcts", s.game, time=0.05, seed=3).analyse(s) for s in (state, twin)]
+    assert rows[0] == rows[1]
+    assert all(row["visits"] <= 8 for row in rows[0])      # re-deals, so the rows are not timed
+    values = [solve_endgame(s, per_action=True).action_values for s in (state, twin)]
+    assert values[0] != values[1]
+
+
 # --- Coast to Coast ----------------------------------------------------------------
 
 def c2c_replayed(players, history, seed):

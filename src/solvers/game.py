@@ -138,6 +138,15 @@ class Game(ABC):
     #: searches measured stronger with another value sets its own (the
     #: measurements so far: ``docs/benchmarks/strength.md``).
     default_c: float = 1.4
+    #: MCTS with a time budget hands a position to the exact endgame search
+    #: (over determinisations) when random playouts from it end within this
+    #: many actions, with at most ``default_endgame_nodes`` nodes, unless the
+    #: agent spec says otherwise (``mcts:endgame_plies=0``: never); 0 for a
+    #: game where that was not measured to pay. An iteration budget alone
+    #: keeps the plain search, so that equal-budget comparisons stay like for
+    #: like.
+    default_endgame_plies: int = 0
+    default_endgame_nodes: int = 200_000
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State: ...

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import SolversError
 from ..game import Game, State
 from ..limits import MAX_NODES, check_seconds, check_whole
+from ..rng import SplitMix64
 from ..search.endgame import DEFAULT_MAX_NODES, expected_endgame
 from ..search.mcts import DEFAULT_C, ROLLOUTS, mcts_search, playout_plies, thread_allowance
 from .base import Agent, register
@@ -41,7 +42,11 @@ class MCTSAgent(Agent):
     ``rollout_plies`` (0 = random playouts to the end), ``endgame_plies``
     (when random playouts from here end within that many actions, try the
     exact endgame search first, with ``endgame_nodes`` nodes at most and
-    ``samples`` determinisations; if it is too large, search with MCTS),
+    ``samples`` determinisations; if it is too large, search with MCTS; by
+    default the game's ``Game.default_endgame_plies`` and
+    ``default_endgame_nodes`` when there is a ``time`` budget and the backend
+    is not ``python``, else 0: Switchbacks with 2 seats hands over about the
+    last 8 tiles),
     ``backend`` (auto, c, python), ``max_nodes`` (tree size bound),
     ``rollout``: who plays the kernel's playout policy in rollouts, where it
     has one (``policy``: every seat; ``own``: this player only, the others
@@ -75,7 +80,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, game: Game, seed: int | None = None, iterations: int | None = None,
                  time: float | None = None, c: float | None = None, rollout_plies: int | None = None,
-                 endgame_plies: int = 0, endgame_nodes: int = 200_000, samples: int = 8,
+                 endgame_plies: int | None = None, endgame_nodes: int | None = None, samples: int = 8,
                  backend: str = "auto", max_nodes: int | None = None, rollout: str | None = None,
                  threads: int | None = None, model: Any = _NOT_GIVEN, mix: float | None = None):
         super().__init__(game, seed)
@@ -100,6 +105,13 @@ class MCTSAgent(Agent):
         self.mix = None if mix is None else _number("mix", mix, 0.0)
         if self.mix is not None and self.mix > 1.0:
             raise SolversError(f"mix must be between 0 and 1, not {mix!r}")
+        if endgame_plies is None:
+            # The game's hand-over to the exact search, for a time budget in C
+            # only (an iteration budget counts simulations: see Game).
+            timed_c = self.time is not None and backend != "python"
+            endgame_plies = int(getattr(game, "default_endgame_plies", 0)) if timed_c else 0
+        if endgame_nodes is None:
+            endgame_nodes = int(getattr(game, "default_endgame_nodes", 200_000))
         self.endgame_plies = check_whole("endgame_plies", endgame_plies, 0)
         self.endgame_nodes = check_whole("endgame_nodes", endgame_nodes, 1, MAX_NODES)
         self.samples = check_whole("samples", samples, 1)
@@ -116,10 +128,18 @@ class MCTSAgent(Agent):
             return self.threads
         return thread_allowance() if self.time is not None else 1
 
+    def _hands_over(self, state: State, seed: int) -> bool:
+        return self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies
+
+    def near_end(self, state: State) -> bool:
+        """Whether the next analysis of ``state`` tries the exact endgame
+        search first (the seed it will draw, peeked at, not drawn)."""
+        return self._hands_over(state, SplitMix64(self.rng.state).next())
+
     def _analyse(self, state: State) -> list[dict[str, Any]]:
         player = state.current_player()
         seed = self.rng.next()
-        if self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies:
+        if self._hands_over(state, seed):
             try:
                 r = expected_endgame(state, samples=self.samples, seed=seed, max_nodes=self.endgame_nodes,
                                      backend=self.backend, track=self._track)

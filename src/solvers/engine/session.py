@@ -740,7 +740,7 @@ class Session:
     def _search(self, job: GoJob, agent: Any, kind: str, root: State, player: int) -> dict[str, Any]:
         start = time.perf_counter()
         iterations = 0
-        if kind == "mcts" and agent.endgame_plies == 0:
+        if kind == "mcts" and not agent.near_end(root):
             from ..search.mcts import make_parallel_search
 
             search = make_parallel_search(root, threads=agent.search_threads(), iterations=agent.iterations,
