@@ -119,6 +119,25 @@ def ray_instance():
     return ray
 
 
+def uses_ray_in_process(item) -> bool:
+    """A Ray test that joins this process's instance (a Ray fixture, or
+    ``backend="ray"``); the other Ray tests start Ray in a subprocess."""
+    callspec = getattr(item, "callspec", None)
+    return (bool(RAY_FIXTURES & set(getattr(item, "fixturenames", ())))
+            or (callspec is not None and callspec.params.get("backend") == "ray"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    # A test that starts Ray in a subprocess gets the machine's only
+    # instance of ours: the worker's own, kept from the Ray test before it,
+    # stops first (a worker crashed once in CI, "node down: Not properly
+    # terminated", while such a test started a second instance beside it).
+    ray = _ray_if_running()
+    if ray is not None and uses_ray(item) and not uses_ray_in_process(item):
+        ray.shutdown()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item, nextitem):
     # Stop Ray once its stretch of tests is over, so that the rest of the
