@@ -179,7 +179,7 @@ def late_switchbacks(players, tiles_left_plies=12, seed=4):
 
 def test_switchbacks_with_two_seats_searches_its_last_tiles_exactly_by_default():
     state = late_switchbacks(2)
-    timed = make("mcts", state.game, iterations=None, time=0.05)
+    timed = make("mcts", state.game, iterations=None, time=1.0)   # (settled in milliseconds)
     assert (timed.endgame_plies, timed.endgame_nodes) == (18, 300_000)
     rows = timed.analyse(state)
     assert all(1 <= r["visits"] <= 8 for r in rows)            # re-deals solved, not MCTS visits
@@ -192,6 +192,21 @@ def test_switchbacks_with_two_seats_searches_its_last_tiles_exactly_by_default()
     assert make("mcts", state.game, iterations=None, time=0.05, backend="python").endgame_plies == 0
     three = late_switchbacks(3)
     assert make("mcts", three.game, iterations=None, time=0.05).endgame_plies == 0
+
+
+def test_a_time_budget_bounds_the_exact_endgame_search_too():
+    # Far from the end with a large node budget the exact search would run
+    # for about a minute; at the time budget it gives up (no re-deal solved)
+    # and MCTS answers in its own budget.
+    import time
+
+    state = late_switchbacks(2, tiles_left_plies=40)
+    agent = make("mcts", state.game, iterations=None, time=0.3, endgame_plies=1000,
+                 endgame_nodes=50_000_000)
+    start = time.perf_counter()
+    rows = agent.analyse(state)
+    assert time.perf_counter() - start < 10.0
+    assert sum(r["visits"] for r in rows) > 8                  # MCTS visits, not re-deals
 
 
 @pytest.mark.parametrize("backend", ["c", "python"])

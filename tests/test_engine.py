@@ -544,7 +544,7 @@ def test_a_timed_switchbacks_go_searches_the_last_tiles_exactly():
     early = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1}})
     assert early["iterations"] > 100 and sum(r["visits"] for r in early["ranked"]) > 100
     ok(session, {"cmd": "position", "position": state_to_position(late_switchbacks(2))})
-    late = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1}})
+    late = ok(session, {"cmd": "go", "time": 1.0, "options": {"seed": 1}})     # settled in milliseconds
     assert late["iterations"] == 0 and all(1 <= r["visits"] <= 8 for r in late["ranked"])
     plain = ok(session, {"cmd": "go", "time": 0.05, "options": {"seed": 1, "endgame_plies": 0}})
     assert plain["iterations"] > 100                            # the control: MCTS there too

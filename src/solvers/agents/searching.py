@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 from ..errors import SolversError
@@ -30,6 +31,14 @@ def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 #: The ``model`` option when it is not given (None is "no model").
 _NOT_GIVEN: Any = object()
 
+#: With a time budget the exact endgame search of ``mcts:endgame_plies=N``
+#: gives up (as at its node budget) after the budget or this many seconds,
+#: whichever is longer: about what 300,000 nodes of Switchbacks' search take
+#: on an idle machine, so that there the node budget decides, as when the
+#: hand-over's strength was measured, and a loaded or slow machine still
+#: answers in bounded time.
+ENDGAME_SECONDS_FLOOR = 0.3
+
 
 @register("mcts")
 class MCTSAgent(Agent):
@@ -42,8 +51,9 @@ class MCTSAgent(Agent):
     ``rollout_plies`` (0 = random playouts to the end), ``endgame_plies``
     (when random playouts from here end within that many actions, try the
     exact endgame search first, with ``endgame_nodes`` nodes at most and
-    ``samples`` determinisations; if it is too large, search with MCTS; by
-    default the game's ``Game.default_endgame_plies`` and
+    ``samples`` determinisations, and with a ``time`` budget for no longer
+    than that or :data:`ENDGAME_SECONDS_FLOOR`, whichever is longer; if it is
+    too large, search with MCTS; by default the game's ``Game.default_endgame_plies`` and
     ``default_endgame_nodes`` when there is a ``time`` budget and the backend
     is not ``python``, else 0: Switchbacks with 2 seats hands over about the
     last 8 tiles),
@@ -140,15 +150,35 @@ class MCTSAgent(Agent):
         player = state.current_player()
         seed = self.rng.next()
         if self._hands_over(state, seed):
+            deadline: list[threading.Timer] = []
+            late: list[bool] = []
+
+            def too_late(solver: Any) -> None:
+                late.append(True)
+                solver.stop()
+
+            def track(solver: Any) -> None:
+                self._track(solver)
+                if self.time is not None:
+                    # A time budget bounds the exact search's clock too (it
+                    # gives up as at its node budget).
+                    deadline.append(threading.Timer(max(self.time, ENDGAME_SECONDS_FLOOR), too_late, (solver,)))
+                    deadline[0].daemon = True
+                    deadline[0].start()
+
             try:
                 r = expected_endgame(state, samples=self.samples, seed=seed, max_nodes=self.endgame_nodes,
-                                     backend=self.backend, track=self._track)
+                                     backend=self.backend, track=track)
             except SolversError:
                 pass   # too large after all: search with MCTS
             else:
                 self._search = None     # the solver's memory goes now, not at the next move
-                if r.action_values:     # (a stop before the first sample: MCTS stops at once too)
+                # (a user's stop: the re-deals solved by then; with none, MCTS stops at once too)
+                if r.action_values and not (late and r.stopped):
                     return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
+            finally:
+                for timer in deadline:
+                    timer.cancel()
         found = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
                         rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes,
                         rollout=self.rollout, threads=self.search_threads(), track=self._track,
