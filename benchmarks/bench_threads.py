@@ -100,7 +100,9 @@ def bench_two_threads_beat_one_at_equal_time(benchmark, name):
     # The quick run plays on iteration budgets (the same games every time);
     # the real match gives both sides the same wall time.
     budget = "iterations=40" if quick else f"time={seconds:g}"
-    specs = [f"mcts:{budget},threads=2", f"mcts:{budget},threads=1"]
+    # The tree search on both sides to the end: no hand-over to the exact
+    # search (single-threaded, and the same on both sides) near the end.
+    specs = [f"mcts:{budget},threads=2,endgame_plies=0", f"mcts:{budget},threads=1,endgame_plies=0"]
     result = benchmark.pedantic(run_tournament, args=(name, specs, games),
                                 kwargs={"players": 2, "seed": 29, "workers": 1}, rounds=1, iterations=1)
     two, one = result.agents
