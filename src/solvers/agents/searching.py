@@ -150,21 +150,22 @@ class MCTSAgent(Agent):
         player = state.current_player()
         seed = self.rng.next()
         if self._hands_over(state, seed):
-            deadline: list[threading.Timer] = []
-            late: list[bool] = []
-
-            def too_late(solver: Any) -> None:
-                late.append(True)
-                solver.stop()
+            deadline: threading.Timer | None = None
+            late = threading.Event()
 
             def track(solver: Any) -> None:
+                nonlocal deadline
                 self._track(solver)
                 if self.time is not None:
                     # A time budget bounds the exact search's clock too (it
                     # gives up as at its node budget).
-                    deadline.append(threading.Timer(max(self.time, ENDGAME_SECONDS_FLOOR), too_late, (solver,)))
-                    deadline[0].daemon = True
-                    deadline[0].start()
+                    def too_late() -> None:
+                        late.set()
+                        solver.stop()
+
+                    deadline = threading.Timer(max(self.time, ENDGAME_SECONDS_FLOOR), too_late)
+                    deadline.daemon = True
+                    deadline.start()
 
             try:
                 r = expected_endgame(state, samples=self.samples, seed=seed, max_nodes=self.endgame_nodes,
@@ -174,11 +175,11 @@ class MCTSAgent(Agent):
             else:
                 self._search = None     # the solver's memory goes now, not at the next move
                 # (a user's stop: the re-deals solved by then; with none, MCTS stops at once too)
-                if r.action_values and not (late and r.stopped):
+                if r.action_values and not (late.is_set() and r.stopped):
                     return [self._row(state, a, vec[player], n) for a, vec, n in r.action_values]
             finally:
-                for timer in deadline:
-                    timer.cancel()
+                if deadline is not None:
+                    deadline.cancel()
         found = mcts_search(state, iterations=self.iterations, time=self.time, c=self.c, seed=seed,
                         rollout_plies=self.rollout_plies, backend=self.backend, max_nodes=self.max_nodes,
                         rollout=self.rollout, threads=self.search_threads(), track=self._track,
