@@ -1,4 +1,4 @@
-"""``solve ladder``: every pair of players meets, one Elo scale for all,
+"""``solve ladder``: players meet in pairs (every pair by default), one Elo scale for all,
 95% intervals from a bootstrap over games. The work is done by
 :mod:`solvers.ladder`."""
 
@@ -58,6 +58,10 @@ def _times(text: str | None) -> list[float]:
                    "--times seconds a move; repeat for more kinds.")
 @click.option("--times", "times_text", metavar="LIST",
               help="The seconds a move of the timed players [default: 0.05,0.2,1,5].")
+@click.option("--against", "against_list", metavar="LIST",
+              help="Only pairs with one of these players (agent specs, as --players) meet, "
+                   "e.g. a new 'mcts:time=5' rated against 'mcts:time=1' alone; a resumed "
+                   "file's pairings stay [default: every pair].")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None, metavar="N",
               help="Games a pairing (deals for a 1-seat game) [default: 10, or the "
                    "resumed file's].")
@@ -86,16 +90,17 @@ def _times(text: str | None) -> list[float]:
                    "matplotlib: pip install \".[plot]\").")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def ladder(game_name: str, player_list: str | None, timed_kinds: tuple[str, ...],
-           times_text: str | None, games: int | None, seats: int | None, seed: int | None,
+           times_text: str | None, against_list: str | None, games: int | None, seats: int | None, seed: int | None,
            workers: int | None, backend: str, address: str | None, game_options: tuple[str, ...],
            save_file: str | None, resume_file: str | None, prior: float, bootstraps: int,
            plot_file: str | None, as_json: bool) -> None:
-    """A rating ladder at GAME: every pair of players meets, Elo ratings.
+    """A rating ladder at GAME: players meet in pairs (every pair by default), Elo ratings.
 
     \b
     solve ladder switchbacks --games 20 --save ladder.json
     solve ladder switchbacks --resume ladder.json --games 40      (20 more a pairing)
     solve ladder switchbacks --resume ladder.json --timed mcts:model=sb.json
+    solve ladder switchbacks --resume ladder.json --times 5 --timed mcts --against mcts:time=1
     solve ladder bigsur --players random,greedy,mcts:iterations=200 --plot ladder.png
 
     Seats alternate from game to game and both seatings share a deal; with
@@ -127,7 +132,8 @@ def ladder(game_name: str, player_list: str | None, timed_kinds: tuple[str, ...]
         players = players + [p for p in timed_players(timed_kinds, times) if p not in players]
     elif players is None and times_text is not None and resume_file is None:
         players = default_players(name, seats, times=times, **options)
-    lad = Ladder(name, players, games, seats=seats, seed=seed, resume=resume_file, **options)
+    lad = Ladder(name, players, games, seats=seats, seed=seed, resume=resume_file,
+                 against=against_list, **options)
     start_backend(backend, address, workers)
     if workers is None:
         workers = default_workers() if backend == "local" else None

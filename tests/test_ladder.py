@@ -228,6 +228,60 @@ def test_bad_players_and_options():
         Ladder(GAME, ["random", "greedy"], games=1).table()
 
 
+def test_against_limits_who_meets_and_a_resume_keeps_it(one_run, tmp_path):
+    path = tmp_path / "l.json"
+    lad = Ladder(GAME, PLAYERS, games=4, seed=3, against="greedy")
+    assert lad.pairings() == [("greedy", "mcts:iterations=20"), ("greedy", "random")]
+    assert len(lad.missing()) == 2 * 4
+    assert lad.play(save=path) == 8
+    # the same games as in the ladder of every pair (the seeds do not depend on the plan)
+    assert _results(lad) == {k: v for k, v in _results(one_run).items() if "greedy" in k[0]}
+    saved = json.loads(path.read_text())
+    assert saved["pairings"] == [["greedy", "mcts:iterations=20"], ["greedy", "random"]]
+    assert "pairings" not in one_run.to_json()           # every pair: not listed
+    # the fit of the two pairings alone, built here from the saved games
+    at = {s: i for i, s in enumerate(PLAYERS)}
+    w, n = np.zeros((3, 3)), np.zeros((3, 3))
+    for rec in saved["results"]:
+        a, b = (at[x] for x in rec["seats"])
+        first = 1.0 if rec["returns"][0] > rec["returns"][1] or (
+            rec["returns"][0] == rec["returns"][1] and rec["scores"][0] > rec["scores"][1]) else \
+            0.5 if (rec["returns"][0], rec["scores"][0]) == (rec["returns"][1], rec["scores"][1]) \
+            else 0.0
+        w[a, b] += first
+        w[b, a] += 1 - first
+        n[a, b] += 1
+        n[b, a] += 1
+    assert n[at["random"], at["mcts:iterations=20"]] == 0
+    expected = fit_ratings(w, n, anchor=at["random"], prior=1.0)
+    got = {r.spec: r.rating for r in lad.table(bootstraps=0).rows}
+    assert [got[s] for s in PLAYERS] == pytest.approx(list(expected))
+    # read back: the same pairings, nothing to play
+    again = Ladder(GAME, resume=path)
+    assert again.pairings() == lad.pairings() and again.missing() == []
+    # a new player meets every player; with against, only the pairs it allows
+    new = "mcts:iterations=5"
+    everyone = Ladder(GAME, PLAYERS + [new], resume=path)
+    assert {t.players for t in everyone.missing()} == {
+        ("greedy", new), ("mcts:iterations=20", new), (new, "random")}
+    limited = Ladder(GAME, PLAYERS + [new], resume=path, against=["mcts:iterations=20"])
+    assert {t.players for t in limited.missing()} == {
+        ("mcts:iterations=20", new), ("mcts:iterations=20", "random")}
+    assert limited.play() == 8
+    assert {frozenset(p["players"]) for p in limited.table(bootstraps=0).pairs} == {
+        frozenset(p) for p in [("random", "greedy"), ("greedy", "mcts:iterations=20"),
+                               ("random", "mcts:iterations=20"), ("mcts:iterations=20", new)]}
+
+
+def test_against_refusals():
+    with pytest.raises(SolversError, match="against names 'mcts', not one of the ladder's players"):
+        Ladder(GAME, PLAYERS, against="mcts")
+    with pytest.raises(SolversError, match="against names no player"):
+        Ladder(GAME, PLAYERS, against=[])
+    with pytest.raises(SolversError, match="1-seat game"):
+        Ladder("c2c", ["random", "greedy"], against="greedy")
+
+
 # ------------------------------------------------------------ files
 def test_a_saved_file_is_checked(one_run, tmp_path):
     good = one_run.to_json()
@@ -240,6 +294,8 @@ def test_a_saved_file_is_checked(one_run, tmp_path):
         "twice": json.dumps({**good, "results": [good["results"][0]] * 2}),
         "wrong seating": json.dumps({**good, "results": [
             {**good["results"][0], "seats": good["results"][0]["seats"][::-1]}]}),
+        "pairing of a stranger": json.dumps({**good, "pairings": [["greedy", "minimax"]]}),
+        "pairing unsorted": json.dumps({**good, "pairings": [["random", "greedy"]]}),
     }
     for why, text in cases.items():
         path = tmp_path / "bad.json"
@@ -292,6 +348,7 @@ def test_cli_json_save_resume_and_plot(capsys, tmp_path):
     (["--players", "random"], "at least two players"),
     (["--players", "random,greedy", "--times", "0,x"], "--times"),
     (["--players", "random,greedy", "--plot", "{tmp}/x.nothing"], "--plot"),
+    (["--players", "random,greedy", "--against", "mcts"], "against names 'mcts'"),
 ])
 def test_cli_refusals_are_one_line(capsys, tmp_path, argv, needle):
     bad = tmp_path / "bad.json"

@@ -1,5 +1,6 @@
-"""Rating ladders: every pair of a set of players meets, and one maximum
-likelihood fit puts them all on one Elo scale, ``random`` at 0.
+"""Rating ladders: the players meet in pairs (every pair, unless told
+otherwise), and one maximum likelihood fit puts them all on one Elo scale,
+``random`` at 0.
 
 >>> from solvers.ladder import Ladder
 >>> lad = Ladder("switchbacks", ["random", "greedy"], games=4, seed=1)
@@ -14,7 +15,8 @@ How a ladder is laid out (``k`` players, ``P`` seats a game, ``N`` games a
 pairing):
 
 * **Several seats** (``P >= 2``): each of the ``k (k - 1) / 2`` pairs
-  plays ``N`` games. In game ``g`` of the pair ``(a, b)`` (the two specs in
+  (or each pair ``against`` lets meet, see :class:`Ladder`) plays ``N``
+  games. In game ``g`` of the pair ``(a, b)`` (the two specs in
   sorted order) seat ``s`` holds ``a`` when ``s + g`` is even, else ``b``:
   seats alternate, and every two games each player has sat in every seat.
   With more than two seats a player fills several of them, and a game
@@ -385,11 +387,19 @@ class Ladder:
     when given; ``players`` and ``games`` default to the file's and may
     differ (more players, more games: :meth:`missing` lists only the games
     not in the file).
+
+    ``against`` (specs among ``players``) limits the pairings: a pair meets
+    only when one of its two players is named there, so a new player can
+    be rated against a few neighbours (say ``mcts`` at 5 s against ``mcts``
+    at 1 s) instead of against everyone. The pairings of a resumed file
+    stay; without ``against`` a new player meets every other player. A
+    file whose pairings are not every pair lists them (``"pairings"``).
     """
 
     def __init__(self, game: str, players: Sequence[str] | str | None = None,
                  games: int | None = None, *, seats: int | None = None, seed: int | None = None,
-                 resume: str | Path | None = None, **options: Any):
+                 resume: str | Path | None = None, against: Sequence[str] | str | None = None,
+                 **options: Any):
         from . import canonical_game_name, load_game
 
         name = canonical_game_name(game)
@@ -437,6 +447,7 @@ class Ladder:
             _make_agent(spec, g, 0).check_match()
         self.players = specs
         self.games = games
+        self.schedule = self._schedule(saved, against)
         try:
             json.dumps(self.options)
         except (TypeError, ValueError):
@@ -458,10 +469,46 @@ class Ladder:
     def solo(self) -> bool:
         return self.seats == 1
 
-    def pairings(self) -> list[tuple[str, str]]:
+    def every_pair(self) -> list[tuple[str, str]]:
         """Every pair of players, each as its two specs in sorted order."""
         ordered = sorted(self.players)
         return [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1:]]
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """The pairs that meet (every pair unless ``against`` limited
+        them), each as its two specs in sorted order."""
+        return list(self.schedule)
+
+    def _schedule(self, saved: dict[str, Any] | None,
+                  against: Sequence[str] | str | None) -> list[tuple[str, str]]:
+        """The file's pairings (of the players still listed), then the new
+        ones: with ``against``, every pair with a player of it on one side;
+        without, every pair with a player the file did not have."""
+        every = self.every_pair()
+        if against is not None and self.solo:
+            raise SolversError("against limits who meets whom; in a 1-seat game every player "
+                               "plays the same deals, so every pair is compared")
+        old_players: set[str] = set()
+        old: set[tuple[str, str]] = set()
+        if saved is not None:
+            old_players = set(saved["players"])
+            listed = saved.get("pairings")
+            old = set(listed) if listed is not None else {
+                (a, b) for a, b in every if a in old_players and b in old_players}
+        old &= set(every)
+        if against is None:
+            new = {(a, b) for a, b in every if not (a in old_players and b in old_players)}
+        else:
+            names = split_agent_list(against) if isinstance(against, str) else [
+                str(x).strip() for x in against]
+            if not names:
+                raise SolversError("against names no player")
+            for name in names:
+                if name not in self.players:
+                    raise SolversError(f"against names {name!r}, not one of the ladder's players "
+                                       f"({', '.join(self.players)})")
+            new = {(a, b) for a, b in every if a in names or b in names}
+        return [pair for pair in every if pair in old or pair in new]
 
     def _planned(self, players: tuple[str, ...], g: int) -> GameJob:
         opts = tuple(sorted(self.options.items()))
@@ -668,6 +715,8 @@ class Ladder:
             "games_per_pairing": self.games,
             "results": [self.results[k].to_json() for k in sorted(self.results)],
         }
+        if self.schedule != self.every_pair():
+            data["pairings"] = [list(pair) for pair in self.schedule]
         sessions = self.all_sessions()
         if sessions:
             data["sessions"] = sessions
@@ -750,13 +799,21 @@ class Ladder:
                 raise _bad(path, f"{where} is listed twice (game {idx} of {' v '.join(ps)})")
             seen.add(rec.key)
             recs.append(rec)
+        pairings = data.get("pairings")
+        if pairings is not None:
+            if not isinstance(pairings, list) or not all(
+                    isinstance(x, list) and len(x) == 2 and all(isinstance(p, str) for p in x)
+                    and x[0] < x[1] and x[0] in players and x[1] in players for x in pairings):
+                raise _bad(path, "\"pairings\" should list pairs of its players, each in sorted order")
+            pairings = [tuple(x) for x in pairings]
         sessions = data.get("sessions", [])
         if not isinstance(sessions, list) or not all(
                 isinstance(x, dict) and (x.get("commit") is None or isinstance(x.get("commit"), str))
                 and isinstance(x.get("games", 0), int) for x in sessions):
             raise _bad(path, "\"sessions\" should be a list of {\"commit\", \"games\", ...} objects")
         return {"game": game, "seats": seats, "options": options, "seed": seed,
-                "players": players, "games": games, "results": recs, "sessions": sessions}
+                "players": players, "games": games, "results": recs, "sessions": sessions,
+                "pairings": pairings}
 
 
 def run_ladder(game: str, players: Sequence[str] | str | None = None, games: int | None = None, *,
@@ -764,10 +821,11 @@ def run_ladder(game: str, players: Sequence[str] | str | None = None, games: int
                backend: str = "local", address: str | None = None,
                progress: Callable[[int], None] | None = None, resume: str | Path | None = None,
                save: str | Path | None = None, prior: float = 1.0, bootstraps: int = 1000,
-               **options: Any) -> LadderTable:
+               against: Sequence[str] | str | None = None, **options: Any) -> LadderTable:
     """Build a :class:`Ladder`, play its missing games and return its table
     (saved with the games to ``save``, if given)."""
-    lad = Ladder(game, players, games, seats=seats, seed=seed, resume=resume, **options)
+    lad = Ladder(game, players, games, seats=seats, seed=seed, resume=resume, against=against,
+                 **options)
     lad.play(workers=workers, backend=backend, address=address, progress=progress, save=save)
     table = lad.table(prior=prior, bootstraps=bootstraps)
     if save is not None:
