@@ -59,9 +59,9 @@ def _times(text: str | None) -> list[float]:
 @click.option("--times", "times_text", metavar="LIST",
               help="The seconds a move of the timed players [default: 0.05,0.2,1,5].")
 @click.option("--against", "against_list", metavar="LIST",
-              help="Only pairs with one of these players (agent specs, as --players) meet, "
-                   "e.g. a new 'mcts:time=5' rated against 'mcts:time=1' alone; a resumed "
-                   "file's pairings stay [default: every pair].")
+              help="New players (all of them, without --resume) meet only these players "
+                   "(agent specs, as --players), e.g. a new 'mcts:time=5' rated against "
+                   "'mcts:time=1' alone; a resumed file's pairings stay [default: everyone].")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None, metavar="N",
               help="Games a pairing (deals for a 1-seat game) [default: 10, or the "
                    "resumed file's].")

@@ -264,13 +264,15 @@ def test_against_limits_who_meets_and_a_resume_keeps_it(one_run, tmp_path):
     everyone = Ladder(GAME, PLAYERS + [new], resume=path)
     assert {t.players for t in everyone.missing()} == {
         ("greedy", new), ("mcts:iterations=20", new), (new, "random")}
-    limited = Ladder(GAME, PLAYERS + [new], resume=path, against=["mcts:iterations=20"])
+    # with against, only the new player's pairs with those named (the file's
+    # players do not meet anew: random v mcts:iterations=20 stays unplayed)
+    limited = Ladder(GAME, PLAYERS + [new], resume=path, against=["mcts:iterations=20", "random"])
     assert {t.players for t in limited.missing()} == {
-        ("mcts:iterations=20", new), ("mcts:iterations=20", "random")}
+        ("mcts:iterations=20", new), (new, "random")}
     assert limited.play() == 8
     assert {frozenset(p["players"]) for p in limited.table(bootstraps=0).pairs} == {
         frozenset(p) for p in [("random", "greedy"), ("greedy", "mcts:iterations=20"),
-                               ("random", "mcts:iterations=20"), ("mcts:iterations=20", new)]}
+                               ("mcts:iterations=20", new), (new, "random")]}
 
 
 def test_against_refusals():

@@ -388,12 +388,13 @@ class Ladder:
     differ (more players, more games: :meth:`missing` lists only the games
     not in the file).
 
-    ``against`` (specs among ``players``) limits the pairings: a pair meets
-    only when one of its two players is named there, so a new player can
-    be rated against a few neighbours (say ``mcts`` at 5 s against ``mcts``
-    at 1 s) instead of against everyone. The pairings of a resumed file
-    stay; without ``against`` a new player meets every other player. A
-    file whose pairings are not every pair lists them (``"pairings"``).
+    ``against`` (specs among ``players``) limits the pairings: a new
+    player (one the resumed file does not have; without a file, every
+    player) meets only the players named there, so it can be rated against
+    a few neighbours (say ``mcts`` at 5 s against ``mcts`` at 1 s) instead
+    of against everyone. The pairings of a resumed file stay; without
+    ``against`` a new player meets every other player. A file whose
+    pairings are not every pair lists them (``"pairings"``).
     """
 
     def __init__(self, game: str, players: Sequence[str] | str | None = None,
@@ -482,8 +483,9 @@ class Ladder:
     def _schedule(self, saved: dict[str, Any] | None,
                   against: Sequence[str] | str | None) -> list[tuple[str, str]]:
         """The file's pairings (of the players still listed), then the new
-        ones: with ``against``, every pair with a player of it on one side;
-        without, every pair with a player the file did not have."""
+        ones: every pair of a player the file did not have (every player,
+        without a file) with a player of ``against``, or with anyone when
+        ``against`` is None."""
         every = self.every_pair()
         if against is not None and self.solo:
             raise SolversError("against limits who meets whom; in a 1-seat game every player "
@@ -507,7 +509,8 @@ class Ladder:
                 if name not in self.players:
                     raise SolversError(f"against names {name!r}, not one of the ladder's players "
                                        f"({', '.join(self.players)})")
-            new = {(a, b) for a, b in every if a in names or b in names}
+            new = {(a, b) for a, b in every
+                   if (a not in old_players and b in names) or (b not in old_players and a in names)}
         return [pair for pair in every if pair in old or pair in new]
 
     def _planned(self, players: tuple[str, ...], g: int) -> GameJob:
