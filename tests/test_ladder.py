@@ -343,6 +343,20 @@ def test_cli_json_save_resume_and_plot(capsys, tmp_path):
     assert "own: no search" in out
 
 
+def test_cli_against(capsys, tmp_path):
+    save = tmp_path / "l.json"
+    code, out, err = run(capsys, "ladder", GAME, "--players", "random,greedy,mcts:iterations=5",
+                         "--against", "greedy", "--games", "2", "--workers", "1",
+                         "--bootstrap", "0", "--save", save, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["played"] == 4
+    assert sorted(sorted(p["players"]) for p in data["pairings"]) == [
+        ["greedy", "mcts:iterations=5"], ["greedy", "random"]]
+    assert json.loads(save.read_text())["pairings"] == [["greedy", "mcts:iterations=5"],
+                                                        ["greedy", "random"]]
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["--resume", "{missing}"], "cannot read ladder file"),
     (["--resume", "{bad}"], "not a usable ladder file"),
