@@ -879,6 +879,24 @@ def ladder_markdown(table: LadderTable, source: str = "ladder.json",
 
 
 # ------------------------------------------------------------ the plot
+def plot_group(spec: str) -> str:
+    """The line of the plot a player joins: its kind and options, less its
+    budget, the options as written (sorted).
+
+    >>> plot_group("mcts:threads=1,model=none,time=0.2")
+    'mcts:model=none,threads=1'
+    >>> plot_group("mcts:iterations=100"), plot_group("greedy")
+    ('mcts', 'greedy')
+    """
+    from .agents import parse_agent_spec
+
+    kind, _ = parse_agent_spec(spec)           # checks the spec; values as written below
+    _, _, text = spec.partition(":")
+    rest = sorted(piece.strip() for piece in text.split(",") if piece.strip() and
+                  piece.split("=", 1)[0].strip() not in ("time", "iterations", "simulations"))
+    return kind + (":" + ",".join(rest) if rest else "")
+
+
 def plot_ladder(table: LadderTable, path: str | Path) -> None:
     """Rating against measured seconds a move (log scale), with the 95%
     intervals; players of one kind are joined by a line (``.[plot]``)."""
@@ -889,16 +907,11 @@ def plot_ladder(table: LadderTable, path: str | Path) -> None:
         from matplotlib.figure import Figure
     except ImportError:
         raise SolversError('the plot needs matplotlib: pip install ".[plot]"') from None
-    from .agents import parse_agent_spec
-
     fig = Figure(figsize=(7, 4.5))
     ax = fig.add_subplot()
     groups: dict[str, list[PlayerRow]] = {}
     for r in table.rows:
-        kind, opts = parse_agent_spec(r.spec)
-        rest = ",".join(f"{k}={v}" for k, v in sorted(opts.items()) if k not in ("time", "iterations",
-                                                                                 "simulations"))
-        groups.setdefault(kind + (":" + rest if rest else ""), []).append(r)
+        groups.setdefault(plot_group(r.spec), []).append(r)
     floor = min([r.seconds_per_move for r in table.rows if r.seconds_per_move > 0] or [1e-4]) / 2
     for label, rows in groups.items():
         rows = sorted(rows, key=lambda r: r.seconds_per_move)
