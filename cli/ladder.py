@@ -1,6 +1,6 @@
-"""``solve ladder``: players meet in pairs (every pair by default), one Elo scale for all,
-95% intervals from a bootstrap over games. The work is done by
-:mod:`solvers.ladder`."""
+"""``solve ladder``: players meet in pairs (every pair by default), one Elo
+scale for all, 95% intervals from a bootstrap over games. The work is done
+by :mod:`solvers.ladder`."""
 
 from __future__ import annotations
 
@@ -90,8 +90,9 @@ def _times(text: str | None) -> list[float]:
                    "matplotlib: pip install \".[plot]\").")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def ladder(game_name: str, player_list: str | None, timed_kinds: tuple[str, ...],
-           times_text: str | None, against_list: str | None, games: int | None, seats: int | None, seed: int | None,
-           workers: int | None, backend: str, address: str | None, game_options: tuple[str, ...],
+           times_text: str | None, against_list: str | None, games: int | None,
+           seats: int | None, seed: int | None, workers: int | None, backend: str,
+           address: str | None, game_options: tuple[str, ...],
            save_file: str | None, resume_file: str | None, prior: float, bootstraps: int,
            plot_file: str | None, as_json: bool) -> None:
     """A rating ladder at GAME: players meet in pairs (every pair by default), Elo ratings.
