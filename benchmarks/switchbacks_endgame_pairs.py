@@ -26,9 +26,8 @@ import time
 from pathlib import Path
 
 import solvers
+from solvers.agents.searching import HAND_OVER_PLAYOUTS
 from solvers.search.mcts import playout_plies
-
-HAND_OVER_PLIES = 18
 
 
 def plain(game, seconds: float, seed: int):
@@ -36,15 +35,15 @@ def plain(game, seconds: float, seed: int):
 
 
 def near_the_end(game, number: int):
-    """The first decision within HAND_OVER_PLIES of the end in a game of the
-    plain search at 0.1 s a move; None when the game ends first."""
+    """The first decision within the game's hand-over plies of the end in a
+    game of the plain search at 0.1 s a move; None when the game ends first."""
     state = game.new_initial_state(seed=number)
     seats = [plain(game, 0.1, number * 10 + k) for k in range(2)]
     while True:
         state.apply_seeded_chance()
         if state.is_terminal():
             return None
-        if playout_plies(state, 8, 0) <= HAND_OVER_PLIES:
+        if playout_plies(state, HAND_OVER_PLAYOUTS, 0) <= game.default_endgame_plies:
             return state
         state.apply_action(seats[state.current_player()].step(state))
 

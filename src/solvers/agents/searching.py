@@ -38,6 +38,9 @@ _NOT_GIVEN: Any = object()
 #: hand-over's strength was measured, and a loaded or slow machine still
 #: answers in bounded time.
 ENDGAME_SECONDS_FLOOR = 0.3
+#: Random playouts whose longest decides whether a position is within
+#: ``endgame_plies`` of the end (the hand-over's test).
+HAND_OVER_PLAYOUTS = 8
 
 
 @register("mcts")
@@ -139,7 +142,8 @@ class MCTSAgent(Agent):
         return thread_allowance() if self.time is not None else 1
 
     def _hands_over(self, state: State, seed: int) -> bool:
-        return self.endgame_plies > 0 and playout_plies(state, 8, seed) <= self.endgame_plies
+        return (self.endgame_plies > 0
+                and playout_plies(state, HAND_OVER_PLAYOUTS, seed) <= self.endgame_plies)
 
     def near_end(self, state: State) -> bool:
         """Whether the next analysis of ``state`` tries the exact endgame
