@@ -354,6 +354,11 @@ def _rounded(data: Any, digits: int = 6) -> Any:
     return data
 
 
+#: The options that give a player a budget in simulations a move; ``time``
+#: gives it one in seconds. A ladder row's budget is read from these.
+SIMULATION_OPTIONS = ("iterations", "simulations")
+
+
 def describe_budget(spec: str) -> tuple[str, str]:
     """What a player's row measures and its budget in words, from its spec.
 
@@ -367,7 +372,7 @@ def describe_budget(spec: str) -> tuple[str, str]:
     _, options = parse_agent_spec(spec)
     if options.get("time") is not None:
         return "equal time", f"{options['time']:g} s a move"
-    for key in ("iterations", "simulations"):
+    for key in SIMULATION_OPTIONS:
         if options.get(key) is not None:
             return "equal budget", f"{options[key]} simulations a move"
     return "own budget", "its default"
@@ -893,7 +898,7 @@ def plot_group(spec: str) -> str:
     kind, _ = parse_agent_spec(spec)           # checks the spec; values as written below
     _, _, text = spec.partition(":")
     rest = sorted(piece.strip() for piece in text.split(",") if piece.strip() and
-                  piece.split("=", 1)[0].strip() not in ("time", "iterations", "simulations"))
+                  piece.split("=", 1)[0].strip() not in ("time", *SIMULATION_OPTIONS))
     return kind + (":" + ",".join(rest) if rest else "")
 
 
